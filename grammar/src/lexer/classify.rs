@@ -1,0 +1,1 @@
+//! PLACEHOLDER: keyword and type-name classification, being implemented.

@@ -1,0 +1,4 @@
+//! Semantic analysis of Cg, the typed IR, porting passes and the slang writer.
+//!
+//! **Invariant:** this crate knows nothing of naga, glslang, wgpu or images; it is pure
+//! and deterministic: the same inputs give byte-identical outputs.
