@@ -2,3 +2,7 @@
 //!
 //! **Invariant:** this crate knows nothing of naga, glslang, wgpu or images; it is pure
 //! and deterministic: the same inputs give byte-identical outputs.
+
+pub mod codes;
+pub mod ir;
+pub mod sema;
