@@ -718,7 +718,7 @@ impl<'a> Lowerer<'a> {
         };
         let tv = self.ty(value);
         let same_elem = match (tt.scalar(), tv.scalar()) {
-            (Some(a), Some(b)) => arithmetic_scalar(a, b) == a || b.is_compile_time(),
+            (Some(a), Some(b)) => arithmetic_scalar(a, b) == a,
             _ => false,
         };
         if same_elem && !matches!(op, BinaryOp::Shl | BinaryOp::Shr) {

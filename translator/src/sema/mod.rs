@@ -21,6 +21,9 @@ mod stmt;
 pub mod swizzle;
 mod types;
 
+#[cfg(test)]
+mod tests;
+
 use crate::codes;
 use crate::ir::{self, Exprs, Function, Handle, Local, Module, Param, Stage, Type, Var};
 use grammar::ast;

@@ -1,0 +1,374 @@
+//! Rule-by-rule tests of semantic analysis: each feeds a small Cg program through the
+//! real front end and sema, validates the IR, and checks the exact types, nodes or
+//! diagnostic codes a wrong implementation would get wrong.
+
+use super::*;
+use crate::ir::{pretty, valid};
+use grammar::{MemoryFs, PpOptions, SourceMap};
+
+struct Out {
+    ir: String,
+    diags: Vec<Diagnostic>,
+}
+
+impl Out {
+    fn codes(&self) -> Vec<&'static str> {
+        self.diags.iter().map(|d| d.code).collect()
+    }
+    fn errors(&self) -> Vec<String> {
+        self.diags.iter().filter(|d| d.is_error()).map(|d| format!("{} {}", d.code, d.message)).collect()
+    }
+    fn clean(&self) -> &str {
+        assert!(self.diags.iter().all(|d| !d.is_error()), "unexpected errors: {:#?}", self.errors());
+        &self.ir
+    }
+}
+
+fn run(src: &str, entry: &str, profile: &str) -> Out {
+    let mut sources = SourceMap::new();
+    let parsed = grammar::parse_str(&mut sources, "test.cg", src, &PpOptions::default(), &MemoryFs::new());
+    assert!(!parsed.has_errors(), "parse errors: {}", grammar::diagnostic::render_plain(&sources, &parsed.diagnostics));
+    let options = SemaOptions { entry: Some(entry.into()), profile: Profile::named(profile).expect("known profile") };
+    let (module, diags) = analyze(&parsed.unit, &parsed.preprocessed.pragmas, &options);
+    let problems = valid::validate(&module);
+    assert!(problems.is_empty(), "invalid IR: {problems:#?}\n{}", pretty::module(&module));
+    Out { ir: pretty::module(&module), diags }
+}
+
+fn frag(body: &str) -> Out {
+    run(&format!("float4 main(float2 uv : TEXCOORD0) : COLOR {{\n{body}\nreturn 0;\n}}\n"), "main", "fp40")
+}
+
+// ---- constants and promotion ----
+
+#[test]
+fn untyped_constant_takes_the_variables_precision() {
+    let o = frag("half h = 1.5h; half r = h * 2.0;");
+    assert!(o.clean().contains("(mul:half (var local#0:half) (lit 2.0:half))"), "{}", o.ir);
+}
+
+#[test]
+fn typed_constant_keeps_its_type() {
+    let o = frag("half h = 1.5h; float r = h * 2.0f;");
+    assert!(o.clean().contains("(mul:float (convert:float (var local#0:half)) (lit 2.0:float))"), "{}", o.ir);
+}
+
+#[test]
+fn cint_meeting_int_and_float() {
+    let o = frag("int i = 3; float f = i * 2; float g = i * 2.5;");
+    let ir = o.clean();
+    assert!(ir.contains("(mul:int (var local#0:int) (lit 2:int))"), "{ir}");
+    // cfloat meets int: the integral side converts to floating (float at run time).
+    assert!(ir.contains("(mul:float (convert:float (var local#0:int)) (lit 2.5:float))"), "{ir}");
+}
+
+#[test]
+fn constant_expression_is_retyped_as_a_whole() {
+    let o = frag("half h = 1.0h; half r = h + (1.0 / 3.0);");
+    assert!(o.clean().contains("(add:half (var local#0:half) (div:half (lit 1.0:half) (lit 3.0:half)))"), "{}", o.ir);
+}
+
+// ---- the conversion table ----
+
+#[test]
+fn vector_truncation_warns() {
+    let o = frag("float4 a = float4(1, 2, 3, 4); float3 b = a;");
+    assert!(o.clean().contains("(truncate:float3 (var local#0:float4))"), "{}", o.ir);
+    assert!(o.codes().contains(&codes::W_TRUNCATION));
+}
+
+#[test]
+fn vector_widening_is_an_error() {
+    let o = frag("float3 a = float3(1, 2, 3); float4 b = a;");
+    assert_eq!(o.errors(), vec!["E0303 cannot convert float3 to float4".to_string()]);
+}
+
+#[test]
+fn matrix_transposed_shape_is_an_error_even_with_a_cast() {
+    let o = frag("float4x3 m = 0; float3x4 n = (float3x4)m;");
+    assert_eq!(o.errors(), vec!["E0303 cannot convert float4x3 to float3x4".to_string()]);
+}
+
+#[test]
+fn matrix_to_scalar_and_submatrix_warn() {
+    let o = frag("float3x3 m = 1; float s = m; float2x2 n = m;");
+    let ir = o.clean();
+    assert!(ir.contains("(truncate:float (var local#0:float3x3))"), "{ir}");
+    assert!(ir.contains("(truncate:float2x2 (var local#0:float3x3))"), "{ir}");
+    assert_eq!(o.codes().iter().filter(|c| **c == codes::W_TRUNCATION).count(), 2);
+}
+
+#[test]
+fn vector_matrix_reshape_warns_and_cast_silences() {
+    let o = frag("float4 v = 1; float2x2 m = v; float2x2 n = (float2x2)v;");
+    assert!(o.clean().contains("(reshape:float2x2 (var local#0:float4))"), "{}", o.ir);
+    assert_eq!(o.codes().iter().filter(|c| **c == codes::W_RESHAPE).count(), 1);
+}
+
+#[test]
+fn scalar_smears_into_vectors_and_matrices() {
+    let o = frag("float3 v = 2; float2x2 m = 0.5;");
+    let ir = o.clean();
+    assert!(ir.contains("(splat:float3 (lit 2.0:float))"), "{ir}");
+    assert!(ir.contains("(splat:float2x2 (lit 0.5:float))"), "{ir}");
+    assert!(o.diags.is_empty());
+}
+
+#[test]
+fn struct_to_vector_needs_a_cast() {
+    let src = "struct S { float2 a; float b; };\nfloat4 main() : COLOR { S s; s.a = 1; s.b = 2; float2 x = s; float2 y = (float2)s; return 0; }";
+    let o = run(src, "main", "fp40");
+    assert_eq!(o.errors(), vec!["E0304 cannot convert S to float2 without a cast".to_string()]);
+}
+
+#[test]
+fn float_to_int_warns_about_precision() {
+    let o = frag("float f = 2.7; int i = f;");
+    assert!(o.codes().contains(&codes::W_PRECISION), "{:?}", o.diags);
+}
+
+// ---- operators ----
+
+#[test]
+fn binary_smearing_and_mismatched_vectors() {
+    let o = frag("float4 a = 1; float b = 2; float4 c = a * b; float3 d = float3(1,2,3); float3 e = a + d;");
+    let ir = o.clean();
+    assert!(ir.contains("(mul:float4 (var local#0:float4) (splat:float4 (var local#1:float)))"), "{ir}");
+    assert!(ir.contains("(add:float3 (truncate:float3 (var local#0:float4)) (var local#3:float3))"), "{ir}");
+    assert!(o.codes().contains(&codes::W_TRUNCATION));
+}
+
+#[test]
+fn modulo_is_for_integers_only() {
+    let o = frag("float a = 5; float b = a % 2.0;");
+    assert_eq!(o.codes(), vec![codes::E_BAD_OPERANDS]);
+    let o = frag("int a = 5; int b = a % 2;");
+    assert!(o.clean().contains("(rem:int"), "{}", o.ir);
+}
+
+#[test]
+fn bool_vector_logic_is_componentwise() {
+    let o = frag("float4 a = 1; float4 b = 2; bool4 m = a > b; bool4 n = m && !m || (a == b);");
+    let ir = o.clean();
+    assert!(ir.contains("(gt:bool4 (var local#0:float4) (var local#1:float4))"), "{ir}");
+    assert!(ir.contains("(or:bool4 (and:bool4 (var local#2:bool4) (not:bool4 (var local#2:bool4))) (eq:bool4"), "{ir}");
+}
+
+#[test]
+fn select_with_bool_vector_condition_smears_scalars() {
+    let o = frag("float4 a = 1; float4 r = (a > 0.5) ? 1.0 : a;");
+    let ir = o.clean();
+    assert!(ir.contains("(select:float4 (gt:bool4 (var local#0:float4) (splat:float4 (lit 0.5:float))) (splat:float4 (lit 1.0:float)) (var local#0:float4))"), "{ir}");
+}
+
+#[test]
+fn not_of_a_float_vector_gives_bools() {
+    let o = frag("float3 a = 0; bool3 b = !a;");
+    assert!(o.clean().contains("(not:bool3 (convert:bool3 (var local#0:float3)))"), "{}", o.ir);
+}
+
+#[test]
+fn compound_assignment_in_a_narrower_type_is_done_in_the_wider() {
+    let o = frag("int i = 3; i *= 0.5;");
+    assert!(o.clean().contains("(assign:int (var local#0:int) (convert:int (mul:float (convert:float (var local#0:int)) (lit 0.5:float))))"), "{}", o.ir);
+}
+
+// ---- swizzles and write masks ----
+
+#[test]
+fn swizzle_forms() {
+    let o = frag("float4 v = 1; float s = 2; float3 a = v.xzy; float4 b = v.rgba; float2 c = v.st; float3 d = s.xxx; float e = v.w; float3 f = 1..xxx; float2 g = (1).xx;");
+    let ir = o.clean();
+    assert!(ir.contains("(swizzle .xzy:float3 (var local#0:float4))"), "{ir}");
+    assert!(ir.contains("(swizzle .xxx:float3 (var local#1:float))"), "{ir}");
+    assert!(ir.contains("(swizzle .w:float (var local#0:float4))"), "one component gives a scalar: {ir}");
+}
+
+#[test]
+fn illegal_swizzles() {
+    assert_eq!(frag("float4 v = 1; float2 a = v.xg;").codes(), vec![codes::E_BAD_MEMBER], "mixed sets");
+    assert_eq!(frag("float2 v = 1; float a = v.z;").codes(), vec![codes::E_BAD_MEMBER], "out of range");
+    assert_eq!(frag("float4 v = 1; float4 a = v.xyzwx;").codes(), vec![codes::E_BAD_MEMBER], "too long");
+}
+
+#[test]
+fn write_masks() {
+    let o = frag("float4 v = 0; v.zx = float2(1, 2);");
+    assert!(o.clean().contains("(assign:float2 (swizzle .zx:float2 (var local#0:float4)) (construct:float2"), "{}", o.ir);
+    assert_eq!(frag("float4 v = 0; v.xx = float2(1, 2);").codes(), vec![codes::E_NOT_LVALUE]);
+}
+
+#[test]
+fn matrix_swizzles_zero_and_one_based() {
+    let o = frag("float4x4 m = 1; float4 a = m._m00_m23_m11_m31; float4 b = m._11_34_22_42; float c = m._m32; float4 r = m[1];");
+    let ir = o.clean();
+    assert!(ir.contains("(elements _m00_m23_m11_m31:float4 (var local#0:float4x4))"), "{ir}");
+    assert!(ir.contains("(elements _m00_m23_m11_m31:float4 (var local#0:float4x4))\n") || ir.matches("elements _m00_m23_m11_m31").count() == 2, "{ir}");
+    assert!(ir.contains("(index:float4 (var local#0:float4x4) (lit 1:int))"), "{ir}");
+}
+
+#[test]
+fn constructors_count_components() {
+    let o = frag("float2 a = 1; float4 b = float4(a, 3, 4); float3x3 m = float3x3(1, a, float3(1,1,1), 7, 8, 9);");
+    o.clean();
+    assert_eq!(frag("float4 b = float4(1, 2, 3);").codes(), vec![codes::E_BAD_CONSTRUCTOR]);
+}
+
+// ---- overload resolution ----
+
+#[test]
+fn user_overloads_pick_exact_then_promotion() {
+    let src = "float f(float x) { return 1; }\nfloat f(int x) { return 2; }\nfloat4 main() : COLOR { half h = 1; float a = f(h); int i = 1; float b = f(i); return 0; }";
+    let o = run(src, "main", "fp40");
+    let ir = o.clean();
+    assert!(ir.contains("(call f#0:float (convert:float (var local#0:half)))"), "half promotes to float: {ir}");
+    assert!(ir.contains("(call f#1:float (var local#2:int))"), "{ir}");
+}
+
+#[test]
+fn default_arguments_fill_in() {
+    let src = "float scale(float x, float k = 2.0) { return x * k; }\nfloat4 main() : COLOR { return scale(3.0); }";
+    let o = run(src, "main", "fp40");
+    assert!(o.clean().contains("(call scale#0:float (lit 3.0:float) (lit 2.0:float))"), "{}", o.ir);
+}
+
+#[test]
+fn ambiguous_and_unmatched_list_candidates() {
+    let src = "float f(float2 x) { return 1; }\nfloat f(float3 x) { return 2; }\nfloat4 main() : COLOR { float4 v = 1; float a = f(v); float b = f(true, 1); return 0; }";
+    let o = run(src, "main", "fp40");
+    assert_eq!(o.codes(), vec![codes::E_AMBIGUOUS_OVERLOAD, codes::E_NO_OVERLOAD]);
+    assert_eq!(o.diags[0].notes.len(), 2, "{:?}", o.diags[0]);
+}
+
+#[test]
+fn stdlib_resolves_with_constants() {
+    let o = frag("float3 c = 1; float3 a = pow(c, 2.2); float3 l = lerp(c, c, 0.5); float d = dot(c, c); half3 h = 1; half3 k = lerp(h, h, 0.25);");
+    let ir = o.clean();
+    assert!(ir.contains("(builtin pow:float3 (var local#0:float3) (splat:float3 (lit 2.2"), "{ir}");
+    assert!(ir.contains("(builtin lerp:float3 (var local#0:float3) (var local#0:float3) (lit 0.5:float))"), "{ir}");
+    assert!(ir.contains("(builtin lerp:half3 (var local#4:half3) (var local#4:half3) (lit 0.25:half))"), "{ir}");
+}
+
+#[test]
+fn mul_forms() {
+    let o = frag("float3x4 m = 1; float4 v = 1; float3 r = mul(m, v); float3 w = 1; float4 q = mul(w, m); float4x2 n = 1; float3x2 p = mul(m, n);");
+    let ir = o.clean();
+    assert!(ir.contains("(builtin mul:float3 (var local#0:float3x4) (var local#1:float4))"), "{ir}");
+    assert!(ir.contains("(builtin mul:float4 (var local#3:float3) (var local#0:float3x4))"), "{ir}");
+    assert!(ir.contains("(builtin mul:float3x2 (var local#0:float3x4) (var local#5:float4x2))"), "{ir}");
+}
+
+#[test]
+fn profile_overloads_choose_by_stage() {
+    let src = "vs float pick() { return 1; }\nps float pick() { return 2; }\nfloat pick() { return 3; }\n\
+               float4 main_vertex() : POSITION { return pick(); }\nfloat4 main_fragment() : COLOR { return pick(); }";
+    let v = run(src, "main_vertex", "vp40");
+    assert!(v.clean().contains("(call pick#0:float)"), "{}", v.ir);
+    let f = run(src, "main_fragment", "fp40");
+    assert!(f.clean().contains("(call pick#1:float)"), "{}", f.ir);
+    let exact = "fp40 float pick() { return 9; }\nps float pick() { return 2; }\nfloat4 main() : COLOR { return pick(); }";
+    assert!(run(exact, "main", "fp40").clean().contains("(call pick#0:float)"));
+    assert!(run(exact, "main", "arbfp1").clean().contains("(call pick#1:float)"));
+}
+
+// ---- profiles and entry points ----
+
+#[test]
+fn profile_restrictions_apply_only_to_reached_code() {
+    let src = "float unused(float x) { return ddx(x); }\nfloat4 main(float4 p : POSITION) : POSITION { return p; }";
+    assert!(run(src, "main", "vp40").diags.is_empty());
+    let src = "float used(float x) { return ddx(x); }\nfloat4 main(float4 p : POSITION) : POSITION { return used(p.x); }";
+    assert_eq!(run(src, "main", "vp40").codes(), vec![codes::E_PROFILE]);
+    assert!(run(src, "main", "fp40").diags.is_empty());
+}
+
+#[test]
+fn missing_entry_point() {
+    assert_eq!(run("float f() { return 1; }", "main_fragment", "fp40").codes(), vec![codes::E_NO_ENTRY_POINT]);
+}
+
+#[test]
+fn recursion_is_rejected() {
+    let src = "float f(float x) { return x > 0 ? f(x - 1) : 0; }\nfloat4 main() : COLOR { return f(3); }";
+    assert_eq!(run(src, "main", "fp40").codes(), vec![codes::E_RECURSION]);
+}
+
+#[test]
+fn retroarch_style_entry_points() {
+    let src = "struct input { float2 video_size; float2 texture_size; float2 output_size; float frame_count; };\n\
+        void main_vertex(float4 position : POSITION, out float4 oPosition : POSITION, float2 tex : TEXCOORD0, out float2 oTex : TEXCOORD0, uniform float4x4 modelViewProj, uniform input IN)\n\
+        { oPosition = mul(modelViewProj, position); oTex = tex * (IN.video_size / IN.texture_size); }\n\
+        float4 main_fragment(float2 tex : TEXCOORD0, uniform sampler2D s0 : TEXUNIT0, uniform input IN) : COLOR\n\
+        { return tex2D(s0, tex) * frac(IN.frame_count / 60.0); }";
+    let v = run(src, "main_vertex", "vp40");
+    assert!(v.clean().contains("(builtin mul:float4 (var param#4:float4x4) (var param#0:float4))"), "{}", v.ir);
+    let f = run(src, "main_fragment", "fp40");
+    assert!(f.clean().contains("(builtin tex2D:float4 (var param#1:sampler2D) (var param#0:float2))"), "{}", f.ir);
+}
+
+// ---- declarations ----
+
+#[test]
+fn structs_methods_interfaces() {
+    let src = "interface Light { float3 illuminate(float3 n); };\n\
+        struct Sun : Light { float3 dir; float3 illuminate(float3 n) { return max(dot(n, dir), 0) * float3(1, 1, 1); } };\n\
+        struct Lamp : Light { float3 pos; float3 illuminate(float3 n) { return saturate(n - pos); } };\n\
+        float3 shade(Light l, float3 n) { return l.illuminate(n); }\n\
+        float4 main(float3 n : TEXCOORD0) : COLOR { Sun s; s.dir = float3(0, 0, 1); Lamp l; l.pos = 0; return float4(shade(s, n) + shade(l, n), 1); }";
+    let o = run(src, "main", "fp40");
+    let ir = o.clean();
+    assert_eq!(ir.matches("fn#").count(), 6, "two methods, the generic shade, main and two specialisations: {ir}");
+    assert!(ir.contains("fn#4 shade(Sun l, float3 n)") && ir.contains("fn#5 shade(Lamp l, float3 n)"), "{ir}");
+    assert!(ir.contains("(call illuminate#0:float3 (var param#0:Sun)"), "{ir}");
+    assert!(ir.contains("(call illuminate#1:float3 (var param#0:Lamp)"), "{ir}");
+}
+
+#[test]
+fn missing_interface_method() {
+    let src = "interface I { float f(); };\nstruct S : I { float x; };\nfloat4 main() : COLOR { return 0; }";
+    assert_eq!(run(src, "main", "fp40").codes(), vec![codes::E_BAD_INTERFACE]);
+}
+
+#[test]
+fn arrays_initializer_lists_and_length() {
+    let o = frag("float w[3] = { 0.25, 0.5, 0.25 }; float2 o2[2] = { 1, 2, 3, 4 }; float u[] = { 1, 2 }; int n = w.length; float3x3 m = { {1,0,0}, {0,1,0}, {0,0,1} };");
+    let ir = o.clean();
+    assert!(ir.contains("local float[3] w"), "{ir}");
+    assert!(ir.contains("local float[2] u"), "unsized array takes its size from the initializer: {ir}");
+    assert!(ir.contains("(lit 3:int)"), "{ir}");
+}
+
+#[test]
+fn typedefs_and_generic_types() {
+    let o = frag("typedef float3 color; color c = 1; vector<half, 2> v = 1; matrix<float, 2, 3> m = 0;");
+    let ir = o.clean();
+    assert!(ir.contains("local float3 c"), "{ir}");
+    assert!(ir.contains("local half2 v"), "{ir}");
+    assert!(ir.contains("local float2x3 m"), "{ir}");
+}
+
+#[test]
+fn switch_loops_and_control_flow() {
+    let o = frag("int k = 2; float acc = 0; for (int i = 0; i < 4; i++) { if (i == 2) continue; acc += i; }\n\
+        switch (k) { case 1: case 2: acc = 1; break; default: acc = 2; }\n\
+        do { acc -= 1; } while (acc > 0); while (acc < 3) acc++; if (acc > 100) discard;");
+    let ir = o.clean();
+    assert!(ir.contains("case 1, case 2:"), "{ir}");
+    assert!(frag("break;").codes() == vec![codes::E_BAD_CONTROL_FLOW]);
+}
+
+#[test]
+fn analysis_continues_after_errors() {
+    let o = frag("float a = nope; float b = also_nope; float4 c = float4(1,2,3);");
+    assert_eq!(o.codes(), vec![codes::E_UNDECLARED, codes::E_UNDECLARED, codes::E_BAD_CONSTRUCTOR]);
+}
+
+#[test]
+fn type_errors_carry_the_span_of_the_expression() {
+    let mut sources = SourceMap::new();
+    let src = "float4 main() : COLOR {\n    float3 a = 1;\n    float4 b = a;\n    return b;\n}\n";
+    let parsed = grammar::parse_str(&mut sources, "t.cg", src, &PpOptions::default(), &MemoryFs::new());
+    let (_, diags) = analyze(&parsed.unit, &[], &SemaOptions::new("main", Stage::Fragment));
+    let loc = diags[0].location(&sources).expect("located");
+    assert_eq!((loc.line, loc.column), (3, 16));
+}
