@@ -6,11 +6,19 @@
 //! `half`, `fixed` and `cfloat`, binary64 for `double`. It only reads the IR; anything
 //! not constant yields `None`.
 
-use crate::ir::{BinaryOp, ExprKind, Exprs, Handle, Literal, Module, Scalar, Type, UnaryOp, Var};
 use crate::ir::Expr;
+use crate::ir::{BinaryOp, ExprKind, Exprs, Handle, Literal, Local, Module, Scalar, Type, UnaryOp, Var};
+
+/// The initialiser of a `const` local, if it has one (constants may name them).
+pub type LocalInits<'a> = &'a dyn Fn(Handle<Local>) -> Option<Handle<Expr>>;
 
 /// Folds a scalar expression to a literal, or `None` if it is not constant.
 pub fn eval_scalar(module: &Module, exprs: &Exprs, h: Handle<Expr>, depth: u32) -> Option<Literal> {
+    eval_with_locals(module, exprs, h, depth, &|_| None)
+}
+
+/// [`eval_scalar`], also folding `const` locals through `locals`.
+pub fn eval_with_locals(module: &Module, exprs: &Exprs, h: Handle<Expr>, depth: u32, locals: LocalInits<'_>) -> Option<Literal> {
     if depth > 256 {
         return None;
     }
@@ -28,9 +36,10 @@ pub fn eval_scalar(module: &Module, exprs: &Exprs, h: Handle<Expr>, depth: u32) 
             }
             eval_scalar(module, &module.global_exprs, g.init?, depth + 1)?
         }
-        ExprKind::Convert { value } => eval_scalar(module, exprs, *value, depth + 1)?,
+        ExprKind::Var(Var::Local(l)) => eval_with_locals(module, exprs, locals(*l)?, depth + 1, locals)?,
+        ExprKind::Convert { value } => eval_with_locals(module, exprs, *value, depth + 1, locals)?,
         ExprKind::Unary { op, operand } => {
-            let v = eval_scalar(module, exprs, *operand, depth + 1)?;
+            let v = eval_with_locals(module, exprs, *operand, depth + 1, locals)?;
             match (op, v) {
                 (UnaryOp::Neg, Literal::Int(i)) => Literal::Int(i.wrapping_neg()),
                 (UnaryOp::Neg, Literal::UInt(u)) => Literal::UInt(u.wrapping_neg()),
@@ -42,14 +51,14 @@ pub fn eval_scalar(module: &Module, exprs: &Exprs, h: Handle<Expr>, depth: u32) 
             }
         }
         ExprKind::Binary { op, lhs, rhs } => {
-            let a = eval_scalar(module, exprs, *lhs, depth + 1)?;
-            let b = eval_scalar(module, exprs, *rhs, depth + 1)?;
+            let a = eval_with_locals(module, exprs, *lhs, depth + 1, locals)?;
+            let b = eval_with_locals(module, exprs, *rhs, depth + 1, locals)?;
             binary(*op, a, b)?
         }
         ExprKind::Select { cond, accept, reject } => {
-            let c = eval_scalar(module, exprs, *cond, depth + 1)?;
-            let a = eval_scalar(module, exprs, *accept, depth + 1)?;
-            let r = eval_scalar(module, exprs, *reject, depth + 1)?;
+            let c = eval_with_locals(module, exprs, *cond, depth + 1, locals)?;
+            let a = eval_with_locals(module, exprs, *accept, depth + 1, locals)?;
+            let r = eval_with_locals(module, exprs, *reject, depth + 1, locals)?;
             if truthy(c) {
                 a
             } else {

@@ -699,10 +699,9 @@ impl<'a> Lowerer<'a> {
                 return None;
             }
         }
-        if self.ty(h).is_sampler() {
-            self.error(codes::E_NOT_LVALUE, span, "samplers cannot be assigned");
-            return None;
-        }
+        // Assigning samplers to sampler variables (aliases) was accepted by NVIDIA's
+        // compiler and is used (crt-lottes-multipass); the porting passes resolve the
+        // alias statically or report it.
         Some(())
     }
 
@@ -840,6 +839,12 @@ impl<'a> Lowerer<'a> {
 
     /// `T(args)`: a vector, matrix or scalar from components; one argument is a cast.
     fn construct(&mut self, target: Type, args: Vec<H>, span: Span) -> Option<H> {
+        if let Type::Struct(s) = target {
+            return self.struct_constructor(s, args, span);
+        }
+        if let Type::Array(a) = target {
+            return self.array_constructor(a, args, span);
+        }
         if !target.is_numeric_shape() {
             let t = self.type_name(target);
             self.error(codes::E_BAD_CONSTRUCTOR, span, format!("{t} has no constructor; use an initializer list"));
@@ -872,6 +877,41 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         Some(self.add(ExprKind::Construct { args: parts }, target, span))
+    }
+
+    /// `S(a, b, ...)`: one argument per field, each converted implicitly (NVIDIA's
+    /// compiler accepted struct constructors; phosphor-trails.cg uses one).
+    fn struct_constructor(&mut self, s: ir::StructId, args: Vec<H>, span: Span) -> Option<H> {
+        let fields: Vec<Type> = self.module.struct_def(s).fields.iter().map(|f| f.ty).collect();
+        if fields.len() != args.len() {
+            let t = self.type_name(Type::Struct(s));
+            self.error(codes::E_BAD_CONSTRUCTOR, span, format!("{t} has {} fields, the constructor gives {}", fields.len(), args.len()));
+            return None;
+        }
+        let mut out = Vec::with_capacity(args.len());
+        for (a, f) in args.into_iter().zip(fields) {
+            let s = self.span_of(a);
+            out.push(self.convert(a, f, false, s)?);
+        }
+        Some(self.add(ExprKind::Construct { args: out }, Type::Struct(s), span))
+    }
+
+    /// `float[](a, b, c)` / `float[3](...)`: GLSL-style array constructors, which
+    /// NVIDIA's compiler accepted (gb-pass-2.cg). An unsized type takes the count.
+    fn array_constructor(&mut self, a: ir::ArrayId, args: Vec<H>, span: Span) -> Option<H> {
+        let at = self.module.array_type(a);
+        if at.len.is_some_and(|n| n as usize != args.len()) {
+            let t = self.type_name(Type::Array(a));
+            self.error(codes::E_BAD_CONSTRUCTOR, span, format!("{t} has {} elements, the constructor gives {}", at.len.unwrap_or(0), args.len()));
+            return None;
+        }
+        let mut out = Vec::with_capacity(args.len());
+        for x in args {
+            let s = self.span_of(x);
+            out.push(self.convert(x, at.elem, false, s)?);
+        }
+        let ty = self.module.array(at.elem, Some(out.len() as u32));
+        Some(self.add(ExprKind::Construct { args: out }, ty, span))
     }
 
     /// An initialiser (`= expr` or `= { ... }`) for a value of type `ty`; for an unsized

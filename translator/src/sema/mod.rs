@@ -54,10 +54,22 @@ pub fn analyze(unit: &ast::TranslationUnit, pragmas: &[grammar::Pragma], options
     for item in &unit.items {
         lowerer.item(item);
     }
-    if let Some(entry) = &options.entry {
-        lowerer.entry_point(entry);
+    let reached = options.entry.as_ref().and_then(|entry| lowerer.entry_point(entry));
+    let mut diags = std::mem::take(&mut lowerer.diags);
+    for (f, d) in std::mem::take(&mut lowerer.body_diags) {
+        let keep = match (f, &reached) {
+            (Some(f), Some(reached)) => reached.contains(&f),
+            _ => true,
+        };
+        if keep {
+            diags.push(d);
+        }
     }
-    (lowerer.module, lowerer.diags)
+    if let Some(reached) = &reached {
+        lowerer.check_recursion(reached);
+        diags.append(&mut lowerer.diags);
+    }
+    (lowerer.module, diags)
 }
 
 /// A name in a scope.
@@ -79,6 +91,8 @@ struct FnCtx {
     method_of: Option<ir::StructId>,
     loops: u32,
     switches: u32,
+    /// Initialisers of `const` locals, for constant folding (array sizes, case labels).
+    const_inits: HashMap<Handle<Local>, Handle<ir::Expr>>,
 }
 
 /// A function as declared, with what overload resolution needs.
@@ -102,8 +116,8 @@ struct Lowerer<'a> {
     stack: Vec<FnCtx>,
     /// Calls made by each function (callee, call span); global initialisers use `None`.
     calls: Vec<(Option<Handle<Function>>, Handle<Function>, Span)>,
-    /// Profile restrictions broken inside each function, reported only if reached.
-    profile_errors: Vec<(Option<Handle<Function>>, Diagnostic)>,
+    /// Diagnostics with the function whose body raised them (`None` outside bodies).
+    body_diags: Vec<(Option<Handle<Function>>, Diagnostic)>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -118,30 +132,32 @@ impl<'a> Lowerer<'a> {
             specialised: HashMap::new(),
             stack: Vec::new(),
             calls: Vec::new(),
-            profile_errors: Vec::new(),
+            body_diags: Vec::new(),
         }
     }
 
     // ---- diagnostics ----
 
     fn error(&mut self, code: &'static str, span: Span, message: impl Into<String>) {
-        self.diags.push(Diagnostic::error(code, message).with_primary(span, ""));
+        self.push(Diagnostic::error(code, message).with_primary(span, ""));
     }
 
     fn warn(&mut self, code: &'static str, span: Span, message: impl Into<String>) {
-        self.diags.push(Diagnostic::warning(code, message).with_primary(span, ""));
+        self.push(Diagnostic::warning(code, message).with_primary(span, ""));
     }
 
+    /// Records a diagnostic. Inside a function body it belongs to that function and is
+    /// reported only if the entry point reaches it: NVIDIA's compiler checked only what
+    /// the program uses, and real shaders (crt-royale) rely on it, e.g. helpers naming
+    /// globals that only some passes declare.
     fn push(&mut self, d: Diagnostic) {
-        self.diags.push(d);
+        let f = self.stack.last().map(|c| c.handle);
+        self.body_diags.push((f, d));
     }
 
-    /// A restriction of the current profile, reported only if the entry point reaches
-    /// the function it sits in.
+    /// A restriction of the current profile (same reachability rule).
     fn profile_error(&mut self, span: Span, message: impl Into<String>) {
-        let d = Diagnostic::error(codes::E_PROFILE, message).with_primary(span, "");
-        let f = self.stack.last().map(|c| c.handle);
-        self.profile_errors.push((f, d));
+        self.error(codes::E_PROFILE, span, message);
     }
 
     fn type_name(&self, ty: Type) -> String {
@@ -189,6 +205,12 @@ impl<'a> Lowerer<'a> {
             Some(c) => &mut c.exprs,
             None => &mut self.module.global_exprs,
         }
+    }
+
+    /// Folds a scalar expression of the current arena, seeing `const` locals.
+    fn fold(&self, h: Handle<ir::Expr>) -> Option<ir::Literal> {
+        let inits = |l: Handle<Local>| self.stack.last().and_then(|c| c.const_inits.get(&l).copied());
+        const_eval::eval_with_locals(&self.module, self.exprs_ref(), h, 0, &inits)
     }
 
     fn exprs_ref(&self) -> &Exprs {
@@ -417,6 +439,7 @@ impl<'a> Lowerer<'a> {
             method_of,
             loops: 0,
             switches: 0,
+            const_inits: HashMap::new(),
         });
         self.push_scope();
         if let Some(s) = method_of {
@@ -514,7 +537,8 @@ impl<'a> Lowerer<'a> {
 
     // ---- entry point ----
 
-    fn entry_point(&mut self, entry: &str) {
+    /// Picks the entry point; returns the functions it reaches (`None` if it is missing).
+    fn entry_point(&mut self, entry: &str) -> Option<HashSet<Handle<Function>>> {
         let candidates: Vec<Handle<Function>> = self
             .functions
             .get(entry)
@@ -532,7 +556,7 @@ impl<'a> Lowerer<'a> {
                 format!("no function `{entry}` with a body to compile as the {} program", stage_name(self.profile.stage)),
             );
             self.diags.push(d);
-            return;
+            return None;
         };
         self.module.entry_point = Some(ir::EntryPoint { function, stage: self.profile.stage, profile: self.profile.name.clone() });
 
@@ -553,13 +577,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        let errors = std::mem::take(&mut self.profile_errors);
-        for (f, d) in errors {
-            if f.is_none_or(|f| reached.contains(&f)) {
-                self.diags.push(d);
-            }
-        }
-        self.check_recursion(&reached);
+        Some(reached)
     }
 
     fn check_recursion(&mut self, reached: &HashSet<Handle<Function>>) {
@@ -592,7 +610,9 @@ impl<'a> Lowerer<'a> {
                         }
                         Some(1) => {
                             let name = self.module.functions[callee].name.clone();
-                            self.error(codes::E_RECURSION, span, format!("recursive call to `{name}`: Cg does not allow recursion"));
+                            let d = Diagnostic::error(codes::E_RECURSION, format!("recursive call to `{name}`: Cg does not allow recursion"))
+                                .with_primary(span, "");
+                            self.diags.push(d);
                         }
                         _ => {}
                     }

@@ -9,6 +9,9 @@
 //! * An untyped constant (`cint`/`cfloat`) promotes to every numeric type, which would
 //!   make `pow(2.0, x)` ambiguous. Before step 5c, a constant argument prefers the
 //!   candidates whose formal is its default type (`int`/`float`) of the same shape.
+//! * Within step 5d, a conversion that keeps the argument's shape beats one that
+//!   changes it (NVIDIA's compiler resolved `lerp(float3, float3, bool)` and
+//!   `mul(half3x3, float3)`, which the plain rule leaves ambiguous).
 //! * A user function whose parameter types equal a standard-library overload's replaces
 //!   that overload (the caller removes the library one before resolving).
 
@@ -60,6 +63,10 @@ pub fn implements(module: &Module, s: crate::ir::StructId, i: crate::ir::Interfa
     false
 }
 
+fn same_shape(a: Type, b: Type) -> bool {
+    a.scalar().is_some() && a.with_scalar(crate::ir::Scalar::Float) == b.with_scalar(crate::ir::Scalar::Float)
+}
+
 /// Runs the seven steps.
 pub fn resolve(module: &Module, candidates: &[Candidate<'_>], args: &[Type], profile: &Profile) -> Resolution {
     // Step 1 is the caller's: `candidates` holds every visible function of the name.
@@ -107,6 +114,12 @@ pub fn resolve(module: &Module, candidates: &[Candidate<'_>], args: &[Type], pro
         }
         // c. promotions
         if keep(&mut set, &|f| is_promotion(arg, f)) {
+            continue;
+        }
+        // (our reading) an implicit cast that keeps the shape beats one that smears,
+        // truncates or reshapes: `lerp(v, v, b)` with `bool b` takes the scalar-t form,
+        // `mul(half3x3, float3)` the matrix-vector form.
+        if keep(&mut set, &|f| same_shape(arg, f) && classify(module, arg, f).implicit_ok()) {
             continue;
         }
         // d. implicit casts

@@ -210,7 +210,7 @@ impl<'a> Lowerer<'a> {
 
     fn case_value(&mut self, e: &'a ast::Expr) -> Option<i64> {
         let h = self.expr(e)?;
-        let v = super::const_eval::eval_scalar(&self.module, self.exprs_ref(), h, 0).and_then(super::const_eval::as_i64);
+        let v = self.fold(h).and_then(super::const_eval::as_i64);
         if v.is_none() {
             self.error(codes::E_NOT_CONSTANT, e.span, "a case label must be an integer constant");
         }
@@ -233,8 +233,10 @@ impl<'a> Lowerer<'a> {
         let is_const = d.specifiers.has(ast::Qualifier::Const);
         for decl in &d.declarators {
             let Some(mut ty) = self.array_type(base, &decl.array) else { continue };
-            if ty.is_sampler() {
-                self.error(codes::E_BAD_DECLARATION, decl.name.span, "sampler variables can only be parameters or globals");
+            // A `const` sampler local initialised from another sampler is an alias
+            // (crt-royale writes `const sampler2D texture = ORIG_LINEARIZED.texture;`).
+            if ty.is_sampler() && !(is_const && decl.init.is_some()) {
+                self.error(codes::E_BAD_DECLARATION, decl.name.span, "a sampler local must be `const` and initialised from a sampler");
                 continue;
             }
             if decl.semantic.is_some() {
@@ -255,6 +257,9 @@ impl<'a> Lowerer<'a> {
             }
             let Some(ctx) = self.stack.last_mut() else { return };
             let local = ctx.locals.append(Local { name: decl.name.name.clone(), ty, is_const, span: decl.name.span });
+            if let (true, Some(i)) = (is_const, init) {
+                ctx.const_inits.insert(local, i);
+            }
             self.declare(&decl.name, Symbol::Var { var: Var::Local(local), ty });
             out.stmts.push((Stmt::Local { local, init }, decl.span));
         }

@@ -78,10 +78,7 @@ impl<'a> Lowerer<'a> {
 
     /// A positive compile-time integer (array sizes, generic arguments).
     pub(super) fn constant_u32(&mut self, e: &'a ast::Expr) -> Option<u32> {
-        let saved = std::mem::take(&mut self.stack);
-        let h = self.expr(e);
-        let value = h.and_then(|h| super::const_eval::eval_scalar(&self.module, &self.module.global_exprs, h, 0));
-        self.stack = saved;
+        let value = self.expr(e).and_then(|h| self.fold(h));
         match value.and_then(super::const_eval::as_i64).and_then(|v| u32::try_from(v).ok()) {
             Some(v) if v > 0 => Some(v),
             _ => {
@@ -136,6 +133,26 @@ impl<'a> Lowerer<'a> {
                         });
                     }
                 }
+            }
+        }
+        // An identical redefinition (same name, same fields, no methods) is the same
+        // type: headers included twice without guards do this.
+        let has_methods = def.members.iter().any(|m| matches!(m, ast::StructMember::Method(_)));
+        if let Some(name) = &def.name {
+            let key = |f: &Field| (f.name.clone(), f.ty, f.semantic.as_ref().map(|s| s.text.clone()));
+            let wanted: Vec<_> = fields.iter().map(key).collect();
+            let same = self.module.structs[..id.0 as usize].iter().position(|s| {
+                s.name.as_deref() == Some(name.name.as_str())
+                    && s.methods.is_empty()
+                    && s.fields.iter().map(key).collect::<Vec<_>>() == wanted
+            });
+            if let (Some(existing), false) = (same, has_methods) {
+                self.module.structs.truncate(id.0 as usize);
+                let ty = Type::Struct(ir::StructId(existing as u32));
+                if let Some(scope) = self.scopes.last_mut() {
+                    scope.insert(name.name.clone(), Symbol::Type(ty));
+                }
+                return Some(ty);
             }
         }
         self.module.structs[id.0 as usize].fields = fields;
