@@ -86,5 +86,6 @@ pub fn parse_str(sources: &mut SourceMap, name: &str, text: &str, options: &PpOp
 pub fn not_utf8(file: FileId, at: usize) -> Diagnostic {
     let at = at as u32;
     Diagnostic::warning(codes::W_NOT_UTF8, "file is not valid UTF-8; invalid bytes were replaced")
-        .with_primary(Span::new(file, at, at + 1), "first invalid byte here")
+        // The decoded text holds U+FFFD (3 bytes) where the bad byte was.
+        .with_primary(Span::new(file, at, at + '\u{FFFD}'.len_utf8() as u32), "first invalid byte here")
 }

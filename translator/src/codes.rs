@@ -51,3 +51,21 @@ pub const W_PRECISION: &str = "W0303";
 pub const W_IGNORED_QUALIFIER: &str = "W0304";
 /// A variable declared but used before any assignment (Cg allows it; the value is undefined).
 pub const W_UNINITIALIZED: &str = "W0305";
+
+// ---- porting (E04xx / W04xx) ----
+/// A Cg name the RetroArch runtime would not have bound in this pass (PASSPREV in pass 0, an unknown sampler, ...).
+pub const E_UNBOUND_NAME: &str = "E0401";
+/// A Cg construct the slang output cannot express (yet), e.g. a texture struct passed whole.
+pub const E_UNSUPPORTED: &str = "E0402";
+/// Varyings that do not link: a fragment input no vertex output provides, types that differ.
+pub const E_VARYING: &str = "E0403";
+/// More uniforms than a push block and a UBO can hold, or a parameter declared twice differently.
+pub const E_UNIFORMS: &str = "E0404";
+/// A sampler without a TEXUNIT semantic taken as the pass input.
+pub const W_ASSUMED_SOURCE: &str = "W0401";
+/// A uniform the runtime never set, emitted as a constant with its initial value.
+pub const W_UNBOUND_UNIFORM: &str = "W0402";
+/// A fragment input that no vertex output writes (undefined in Cg; zero in the output).
+pub const W_UNLINKED_VARYING: &str = "W0403";
+/// Reading the fragment position (WPOS/VPOS): GL framebuffers were bottom-up, slang's are top-down.
+pub const W_FRAG_COORD: &str = "W0404";

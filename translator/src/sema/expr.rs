@@ -564,6 +564,10 @@ impl<'a> Lowerer<'a> {
         if op.is_comparison() && elem == Scalar::Bool && !(sa == Scalar::Bool && sb == Scalar::Bool) {
             elem = Scalar::Int;
         }
+        // Arithmetic on bools is done in int (true is 1), as C and NVIDIA's compiler do.
+        if !op.is_comparison() && !op.is_logical() && elem == Scalar::Bool {
+            elem = Scalar::Int;
+        }
         let integral_only = matches!(op, BinaryOp::Rem | BinaryOp::Shl | BinaryOp::Shr | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor);
         if integral_only && !(sa.is_integral() || sa == Scalar::Bool) | !(sb.is_integral() || sb == Scalar::Bool) {
             let why = if op == BinaryOp::Rem { ": `%` needs integer operands (use fmod for floating values)" } else { ": it needs integer operands" };

@@ -1,0 +1,1653 @@
+//! The slang writer: two stages of one Cg program to one RetroArch `.slang` file.
+//!
+//! One [`StageWriter`] per stage walks the reachable IR with one big `match` per
+//! statement and expression kind, consulting the porting passes' plans (bindings,
+//! connectors, the standard-library mapping, names). Uniform reads are written as
+//! placeholders and resolved once the push/UBO layout of both stages is known, so the
+//! two stages share identical blocks. Output is deterministic; every output line records
+//! the Cg span it came from (the line map).
+//!
+//! It never decides porting rules itself: those live in [`crate::port`].
+
+use crate::codes;
+use crate::ir::{
+    BinaryOp, Builtin, Expr, ExprKind, Exprs, Function, Handle, IncDec, Literal, Module, ParamDir, Scalar, Stage,
+    Stmt, Type, UnaryOp, Var,
+};
+use crate::port::connectors::{Connectors, Place, SlotKind};
+use crate::port::matrix::{glsl_operands, MulForm};
+use crate::port::names::Namer;
+use crate::port::semantics::{Binding, Bindings};
+use crate::port::stdlib::{self, glsl_type, paren, Arg, Helpers, MULTIPLICATIVE, PRIMARY};
+use crate::port::uniforms::{self, Layout};
+use crate::retro::{CgTextureStruct, Texture, Uniform};
+use grammar::{Diagnostic, Span};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::fmt::Write;
+
+const OPEN: char = '\u{1}';
+const CLOSE: char = '\u{2}';
+
+/// What the writer needs besides the two modules.
+pub struct WriteInput<'a> {
+    pub vertex: &'a Module,
+    pub fragment: &'a Module,
+    pub vertex_bindings: &'a Bindings,
+    pub fragment_bindings: &'a Bindings,
+    pub connectors: &'a Connectors,
+    /// The Cg file's leading comment block, verbatim (may be empty).
+    pub header: String,
+    /// `#pragma parameter` lines, verbatim.
+    pub parameter_pragmas: Vec<String>,
+    /// `<alias>_ALIAS` defines for every alias of the preset.
+    pub alias_defines: Vec<String>,
+}
+
+/// The emitted file and where each line came from.
+pub struct Written {
+    pub text: String,
+    /// For each output line (0-based), the Cg span it was written from.
+    pub line_map: Vec<Option<Span>>,
+    pub layout: Layout,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Writes the canonical slang text of a vertex/fragment pair.
+pub fn write(input: &WriteInput<'_>) -> Written {
+    let mut diags = Vec::new();
+    let mut vs = StageWriter::new(input.vertex, Stage::Vertex, input.vertex_bindings, input.connectors);
+    vs.write_stage();
+    let mut fs = StageWriter::new(input.fragment, Stage::Fragment, input.fragment_bindings, input.connectors);
+    fs.write_stage();
+    let mut uses: BTreeMap<Uniform, usize> = BTreeMap::new();
+    for (u, n) in vs.uses.iter().chain(fs.uses.iter()) {
+        *uses.entry(u.clone()).or_default() += n;
+    }
+    let layout = uniforms::layout(&uses);
+    diags.append(&mut vs.diags);
+    diags.append(&mut fs.diags);
+
+    let mut out = Lines::default();
+    out.push("#version 450", None);
+    if !input.header.is_empty() {
+        out.push("", None);
+        for l in input.header.lines() {
+            out.push(l.trim_end(), None);
+        }
+    }
+    if !input.parameter_pragmas.is_empty() {
+        out.push("", None);
+        for p in &input.parameter_pragmas {
+            out.push(p, None);
+        }
+    }
+    if !input.alias_defines.is_empty() {
+        out.push("", None);
+        for d in &input.alias_defines {
+            out.push(&format!("#define {d}"), None);
+        }
+    }
+    let block = |out: &mut Lines, decl: &str, name: &str, members: &[Uniform]| {
+        out.push("", None);
+        out.push(decl, None);
+        out.push("{", None);
+        for m in members {
+            let (ty, _) = m.glsl_type();
+            out.push(&format!("    {ty} {};", m.name()), None);
+        }
+        out.push(&format!("}} {name};"), None);
+    };
+    if !layout.push.is_empty() {
+        block(&mut out, "layout(push_constant) uniform Push", "params", &layout.push);
+    }
+    if !layout.ubo.is_empty() {
+        block(&mut out, "layout(std140, set = 0, binding = 0) uniform UBO", "global", &layout.ubo);
+    }
+    for (pragma, stage) in [("#pragma stage vertex", &vs), ("#pragma stage fragment", &fs)] {
+        out.push("", None);
+        out.push(pragma, None);
+        for (line, span) in stage.out.lines.iter().zip(&stage.out.spans) {
+            out.push(&resolve_placeholders(line, &layout), *span);
+        }
+    }
+    Written { text: out.text(), line_map: out.spans, layout, diagnostics: diags }
+}
+
+fn resolve_placeholders(line: &str, layout: &Layout) -> String {
+    if !line.contains(OPEN) {
+        return line.to_owned();
+    }
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut rest = line;
+    while let Some(i) = rest.find(OPEN) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + OPEN.len_utf8()..];
+        let j = after.find(CLOSE).unwrap_or(after.len());
+        let name = &after[..j];
+        let block = if layout.push.iter().any(|u| u.name() == name) { "params" } else { "global" };
+        let _ = write!(out, "{block}.{name}");
+        rest = after.get(j + CLOSE.len_utf8()..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Output lines with their origins.
+#[derive(Default)]
+struct Lines {
+    lines: Vec<String>,
+    spans: Vec<Option<Span>>,
+}
+
+impl Lines {
+    fn push(&mut self, line: &str, span: Option<Span>) {
+        for l in line.split('\n') {
+            self.lines.push(l.to_owned());
+            self.spans.push(span);
+        }
+    }
+    fn text(&self) -> String {
+        let mut s = self.lines.join("\n");
+        s.push('\n');
+        s
+    }
+}
+
+/// A printed expression and its precedence (16 primary ... 0 comma).
+type Printed = (String, u8);
+
+struct StageWriter<'a> {
+    m: &'a Module,
+    stage: Stage,
+    b: &'a Bindings,
+    conn: &'a Connectors,
+    out: Lines,
+    uses: BTreeMap<Uniform, usize>,
+    helpers: Helpers,
+    diags: Vec<Diagnostic>,
+    textures: BTreeSet<Texture>,
+    namer: Namer,
+    global_names: HashMap<Handle<crate::ir::Global>, String>,
+    fn_names: HashMap<Handle<Function>, String>,
+    struct_names: HashMap<u32, String>,
+    /// Local and parameter names of the function being written.
+    local_names: HashMap<Handle<crate::ir::Local>, String>,
+    param_names: Vec<String>,
+    /// Sampler variables that alias a texture (`const sampler2D t = ORIG.texture`).
+    sampler_alias: HashMap<Var, String>,
+    cur: Option<Handle<Function>>,
+    in_entry: bool,
+    /// Entry parameters read through a local copy (written, or used whole).
+    copied_params: HashSet<u32>,
+    varying_names: HashMap<Place, String>,
+    span: Option<Span>,
+}
+
+impl<'a> StageWriter<'a> {
+    fn new(m: &'a Module, stage: Stage, b: &'a Bindings, conn: &'a Connectors) -> StageWriter<'a> {
+        StageWriter {
+            m,
+            stage,
+            b,
+            conn,
+            out: Lines::default(),
+            uses: BTreeMap::new(),
+            helpers: Helpers::new(),
+            diags: Vec::new(),
+            textures: BTreeSet::new(),
+            namer: Namer::new(),
+            global_names: HashMap::new(),
+            fn_names: HashMap::new(),
+            struct_names: HashMap::new(),
+            local_names: HashMap::new(),
+            param_names: Vec::new(),
+            sampler_alias: HashMap::new(),
+            cur: None,
+            in_entry: false,
+            copied_params: HashSet::new(),
+            varying_names: HashMap::new(),
+            span: None,
+        }
+    }
+
+    fn vertex(&self) -> bool {
+        self.stage == Stage::Vertex
+    }
+
+    fn unsupported(&mut self, span: Option<Span>, message: impl Into<String>) {
+        let mut d = Diagnostic::error(codes::E_UNSUPPORTED, message);
+        if let Some(s) = span.or(self.span) {
+            d = d.with_primary(s, "");
+        }
+        if !self.diags.contains(&d) {
+            self.diags.push(d);
+        }
+    }
+
+    fn uniform(&mut self, u: Uniform) -> String {
+        let name = u.name();
+        *self.uses.entry(u).or_default() += 1;
+        format!("{OPEN}{name}{CLOSE}")
+    }
+
+    fn texture(&mut self, t: &Texture) -> String {
+        if self.vertex() {
+            self.unsupported(None, format!("texture `{}` read in the vertex stage: slang binds samplers in the fragment stage only", t.sampler_name()));
+        }
+        self.textures.insert(t.clone());
+        t.sampler_name()
+    }
+
+    // ---- the stage ----
+
+    fn write_stage(&mut self) {
+        let Some(entry) = self.m.entry_point.clone() else { return };
+        let order = self.reachable(entry.function);
+        self.name_globals_and_functions(&order);
+        // Varying names are taken before any local is named, so locals never shadow them.
+        let places: Vec<Place> = if self.vertex() {
+            self.conn.vertex_outputs.iter().filter(|s| matches!(s.kind, SlotKind::Varying(_))).map(|s| s.place).collect()
+        } else {
+            self.conn.fragment_inputs.iter().filter(|s| matches!(s.kind, SlotKind::Varying(_))).map(|s| s.place).collect()
+        };
+        for p in places {
+            self.varying_name(self.vertex(), p);
+        }
+        self.find_sampler_aliases(entry.function);
+        // Bodies first (they decide which structs, globals, helpers and textures are
+        // needed), then assemble: interface, structs, globals, helpers, functions, main.
+        let mut bodies = Vec::new();
+        for &f in &order {
+            let saved = std::mem::take(&mut self.out);
+            if f == entry.function {
+                self.entry_main(f);
+            } else {
+                self.function(f);
+            }
+            bodies.push(std::mem::replace(&mut self.out, saved));
+        }
+        let mut head = Lines::default();
+        self.interface_decls(&mut head);
+        self.struct_decls(&mut head, &order);
+        self.global_decls(&mut head, &order);
+        for h in self.helpers.values() {
+            head.push("", None);
+            head.push(h.trim_end(), None);
+        }
+        let mut all = head;
+        for b in bodies {
+            all.push("", None);
+            all.lines.extend(b.lines);
+            all.spans.extend(b.spans);
+        }
+        self.out = all;
+    }
+
+    /// Functions reachable from the entry point, callees before callers.
+    fn reachable(&self, entry: Handle<Function>) -> Vec<Handle<Function>> {
+        let mut order = Vec::new();
+        let mut state: HashMap<Handle<Function>, u8> = HashMap::new();
+        let mut stack = vec![(entry, false)];
+        while let Some((f, done)) = stack.pop() {
+            if done {
+                state.insert(f, 2);
+                order.push(f);
+                continue;
+            }
+            if state.contains_key(&f) {
+                continue;
+            }
+            state.insert(f, 1);
+            stack.push((f, true));
+            let func = &self.m.functions[f];
+            let mut callees: Vec<Handle<Function>> = func
+                .exprs
+                .iter()
+                .filter_map(|(_, e)| if let ExprKind::Call { function, .. } = e.kind { Some(function) } else { None })
+                .collect();
+            callees.sort();
+            callees.dedup();
+            for c in callees.into_iter().rev() {
+                if !state.contains_key(&c) {
+                    stack.push((c, false));
+                }
+            }
+        }
+        order
+    }
+
+    fn name_globals_and_functions(&mut self, order: &[Handle<Function>]) {
+        for (i, s) in self.m.structs.iter().enumerate() {
+            let name = self.namer.name(s.name.as_deref().unwrap_or("Anonymous"));
+            self.struct_names.insert(i as u32, name);
+        }
+        for (h, g) in self.m.globals.iter() {
+            let name = self.namer.name(&g.name);
+            self.global_names.insert(h, name);
+        }
+        let mut signatures: HashSet<String> = HashSet::new();
+        for &f in order {
+            let func = &self.m.functions[f];
+            if Some(f) == self.m.entry_point.as_ref().map(|e| e.function) {
+                continue;
+            }
+            let wanted = match func.method_of {
+                Some(s) => format!("{}_{}", self.m.struct_def(s).name.as_deref().unwrap_or("S"), func.name),
+                None => func.name.clone(),
+            };
+            // GLSL overloads on its own (coarser) types: rename only on a clash.
+            let sig: Vec<String> = func.params.iter().map(|p| glsl_type(p.ty).unwrap_or_else(|| self.m.type_name(p.ty))).collect();
+            let taken_before = self.fn_names.values().any(|n| *n == wanted);
+            let key = format!("{wanted}({})", sig.join(","));
+            let name = if taken_before && !signatures.contains(&key) && !crate::port::names::is_reserved(&wanted) {
+                wanted.clone()
+            } else {
+                self.namer.name(&wanted)
+            };
+            signatures.insert(format!("{name}({})", sig.join(",")));
+            self.fn_names.insert(f, name);
+        }
+    }
+
+    /// Sampler globals assigned in the entry point's top level (`s0_global =
+    /// PASSPREV.texture;`) and const sampler locals are aliases of a texture.
+    fn find_sampler_aliases(&mut self, entry: Handle<Function>) {
+        let f = &self.m.functions[entry];
+        let Some(body) = &f.body else { return };
+        let saved = (self.cur, self.in_entry);
+        self.cur = Some(entry);
+        self.in_entry = true;
+        for (s, _) in &body.stmts {
+            if let Stmt::Expr(h) = s {
+                if let ExprKind::Assign { op: None, target, value } = &f.exprs[*h].kind {
+                    if let ExprKind::Var(v @ Var::Global(_)) = f.exprs[*target].kind {
+                        if f.exprs[*target].ty.is_sampler() {
+                            let text = self.expr(&f.exprs, *value).0;
+                            self.sampler_alias.insert(v, text);
+                        }
+                    }
+                }
+            }
+        }
+        (self.cur, self.in_entry) = saved;
+    }
+
+    fn interface_decls(&mut self, out: &mut Lines) {
+        let mut lines = Vec::new();
+        if self.vertex() {
+            // RetroArch requires exactly these two inputs, used or not.
+            lines.push("layout(location = 0) in vec4 Position;".to_owned());
+            lines.push("layout(location = 1) in vec2 TexCoord;".to_owned());
+            let mut seen = BTreeSet::new();
+            for s in &self.conn.vertex_outputs {
+                if let SlotKind::Varying(loc) = s.kind {
+                    if seen.insert(loc) {
+                        let name = self.varying_name(true, s.place);
+                        lines.push(format!("layout(location = {loc}) out {} {name};", glsl_type(s.ty).unwrap_or_default()));
+                    }
+                }
+            }
+        } else {
+            let mut seen = BTreeSet::new();
+            for s in &self.conn.fragment_inputs {
+                if let SlotKind::Varying(loc) = s.kind {
+                    if seen.insert(loc) {
+                        let name = self.varying_name(false, s.place);
+                        lines.push(format!("layout(location = {loc}) in {} {name};", glsl_type(s.ty).unwrap_or_default()));
+                    }
+                }
+            }
+            lines.push("layout(location = 0) out vec4 FragColor;".to_owned());
+            for (i, t) in self.textures.iter().enumerate() {
+                lines.push(format!("layout(set = 0, binding = {}) uniform sampler2D {};", i + 1, t.sampler_name()));
+            }
+        }
+        out.push(&lines.join("\n"), None);
+    }
+
+    /// The name of a varying: the Cg field or parameter name, made legal.
+    fn varying_name(&mut self, vertex: bool, place: Place) -> String {
+        if let Some(n) = self.varying_names.get(&place) {
+            return n.clone();
+        }
+        let slot_name = self.conn.slot(vertex, place).map(|s| s.name.clone()).unwrap_or_default();
+        let wanted = if slot_name.is_empty() { "vOut".to_owned() } else { slot_name };
+        let name = self.namer.name(&wanted);
+        self.varying_names.insert(place, name.clone());
+        name
+    }
+
+    fn struct_decls(&mut self, out: &mut Lines, order: &[Handle<Function>]) {
+        // Structs used by emitted code: by variables, parameters, constructors, returns.
+        let mut used: BTreeSet<u32> = BTreeSet::new();
+        let note = |t: Type, used: &mut BTreeSet<u32>| {
+            let mut t = t;
+            while let Type::Array(a) = t {
+                t = self.m.array_type(a).elem;
+            }
+            if let Type::Struct(s) = t {
+                used.insert(s.0);
+            }
+        };
+        for &f in order {
+            let func = &self.m.functions[f];
+            let entry = Some(f) == self.m.entry_point.as_ref().map(|e| e.function);
+            for (i, p) in func.params.iter().enumerate() {
+                // Entry parameters appear in the output only as local copies.
+                if !entry || self.copied_params.contains(&(i as u32)) {
+                    note(p.ty, &mut used);
+                }
+            }
+            if !entry {
+                note(func.ret, &mut used);
+            }
+            for (_, l) in func.locals.iter() {
+                note(l.ty, &mut used);
+            }
+            for (_, e) in func.exprs.iter() {
+                if matches!(e.kind, ExprKind::Construct { .. }) {
+                    note(e.ty, &mut used);
+                }
+            }
+        }
+        for (h, g) in self.m.globals.iter() {
+            if self.global_names.contains_key(&h) && matches!(self.b.globals.get(&(h.index() as u32)), Some(Binding::Private | Binding::Unbound)) {
+                note(g.ty, &mut used);
+            }
+        }
+        // Field types first.
+        let mut ordered: Vec<u32> = Vec::new();
+        let mut work: Vec<u32> = used.into_iter().collect();
+        let mut guard = 0;
+        while let Some(s) = work.pop() {
+            guard += 1;
+            if guard > 10_000 || ordered.contains(&s) {
+                continue;
+            }
+            let deps: Vec<u32> = self.m.structs[s as usize]
+                .fields
+                .iter()
+                .filter_map(|f| if let Type::Struct(d) = f.ty { Some(d.0) } else { None })
+                .filter(|d| !ordered.contains(d))
+                .collect();
+            if deps.is_empty() {
+                ordered.push(s);
+            } else {
+                work.push(s);
+                work.extend(deps);
+            }
+        }
+        for s in ordered {
+            let def = &self.m.structs[s as usize];
+            let mut text = format!("\nstruct {}\n{{\n", self.struct_names[&s]);
+            let mut field_namer = Namer::new();
+            for f in &def.fields {
+                if f.ty.is_sampler() {
+                    self.unsupported(Some(f.span), format!("struct `{}` holds a sampler, which GLSL structs cannot", self.struct_names[&s]));
+                    continue;
+                }
+                let (ty, dims) = self.decl_type(f.ty);
+                let _ = writeln!(text, "    {ty} {}{dims};", field_namer.name(&f.name));
+            }
+            text.push_str("};");
+            out.push(&text, Some(def.span));
+        }
+    }
+
+    fn global_decls(&mut self, out: &mut Lines, order: &[Handle<Function>]) {
+        let mut referenced: BTreeSet<Handle<crate::ir::Global>> = BTreeSet::new();
+        let mut work: Vec<Handle<crate::ir::Global>> = Vec::new();
+        for &f in order {
+            for (_, e) in self.m.functions[f].exprs.iter() {
+                if let ExprKind::Var(Var::Global(g)) = e.kind {
+                    work.push(g);
+                }
+            }
+        }
+        // Globals named by the initialisers of emitted globals are emitted too.
+        while let Some(g) = work.pop() {
+            if !referenced.insert(g) {
+                continue;
+            }
+            if let Some(init) = self.m.globals[g].init {
+                let mut stack = vec![init];
+                while let Some(x) = stack.pop() {
+                    let e = &self.m.global_exprs[x];
+                    if let ExprKind::Var(Var::Global(h)) = e.kind {
+                        work.push(h);
+                    }
+                    stack.extend(children(&e.kind));
+                }
+            }
+        }
+        let written: HashSet<Handle<crate::ir::Global>> = order
+            .iter()
+            .flat_map(|&f| {
+                let exprs = &self.m.functions[f].exprs;
+                exprs
+                    .iter()
+                    .filter_map(|(_, e)| match e.kind {
+                        ExprKind::Assign { target, .. } | ExprKind::IncDec { target, .. } => root_var(exprs, target),
+                        _ => None,
+                    })
+                    .filter_map(|v| if let Var::Global(g) = v { Some(g) } else { None })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let mut lines = Vec::new();
+        for g in referenced {
+            let global = &self.m.globals[g];
+            let binding = self.b.globals.get(&(g.index() as u32)).cloned().unwrap_or(Binding::Private);
+            match binding {
+                Binding::Private | Binding::Unbound => {
+                    if global.ty.is_sampler() {
+                        continue;
+                    }
+                    if binding == Binding::Unbound && !written.contains(&g) {
+                        self.diags.push(
+                            Diagnostic::warning(codes::W_UNBOUND_UNIFORM, format!("uniform `{}` is set by nothing in RetroArch; it becomes a constant with its initial value", global.name))
+                                .with_primary(global.span, ""),
+                        );
+                    }
+                    let (ty, dims) = self.decl_type(global.ty);
+                    let name = self.global_names[&g].clone();
+                    let init = match global.init {
+                        Some(i) => self.expr(&self.m.global_exprs, i).0,
+                        None => self.zero(global.ty),
+                    };
+                    let constant = !written.contains(&g) && global.init.is_none_or(|i| is_constant_init(self.m, &self.m.global_exprs, i));
+                    if constant {
+                        lines.push((format!("const {ty} {name}{dims} = {init};"), global.span));
+                    } else {
+                        lines.push((format!("{ty} {name}{dims} = {init};"), global.span));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !lines.is_empty() {
+            out.push("", None);
+            for (l, s) in lines {
+                out.push(&l, Some(s));
+            }
+        }
+    }
+
+    fn zero(&self, ty: Type) -> String {
+        match ty {
+            Type::Struct(s) => {
+                let fields: Vec<String> = self.m.struct_def(s).fields.iter().map(|f| self.zero(f.ty)).collect();
+                format!("{}({})", self.struct_names.get(&s.0).cloned().unwrap_or_default(), fields.join(", "))
+            }
+            Type::Array(a) => {
+                let at = self.m.array_type(a);
+                let n = at.len.unwrap_or(0);
+                let elems: Vec<String> = (0..n).map(|_| self.zero(at.elem)).collect();
+                let (t, dims) = self.decl_type(Type::Array(a));
+                format!("{t}{dims}({})", elems.join(", "))
+            }
+            Type::Scalar(Scalar::Bool) | Type::Vector(Scalar::Bool, 1) => "false".into(),
+            t => {
+                let g = glsl_type(t).unwrap_or_else(|| "float".into());
+                let zero = match t.scalar() {
+                    Some(s) if s.is_integral() && s.is_unsigned() => "0u",
+                    Some(s) if s.is_integral() => "0",
+                    Some(Scalar::Bool) => "false",
+                    _ => "0.0",
+                };
+                if g == "float" || g == "int" || g == "uint" {
+                    zero.to_owned()
+                } else if t.is_matrix() {
+                    format!("{g}({zero})")
+                } else {
+                    format!("{g}({zero})")
+                }
+            }
+        }
+    }
+
+    /// GLSL type and array dimensions suffix for a declaration.
+    fn decl_type(&self, ty: Type) -> (String, String) {
+        let mut dims = String::new();
+        let mut t = ty;
+        while let Type::Array(a) = t {
+            let at = self.m.array_type(a);
+            match at.len {
+                Some(n) => {
+                    let _ = write!(dims, "[{n}]");
+                }
+                None => dims.push_str("[]"),
+            }
+            t = at.elem;
+        }
+        let name = match t {
+            Type::Struct(s) => self.struct_names.get(&s.0).cloned().unwrap_or_else(|| "S".into()),
+            other => glsl_type(other).unwrap_or_else(|| self.m.type_name(other)),
+        };
+        (name, dims)
+    }
+
+    fn type_text(&mut self, ty: Type) -> String {
+        if let Type::Matrix { rows, cols, scalar } = ty {
+            if rows < 2 || cols < 2 || scalar.is_integral() || scalar == Scalar::Bool {
+                self.unsupported(None, format!("{} has no GLSL matrix equivalent", self.m.type_name(ty)));
+            }
+        }
+        let (t, d) = self.decl_type(ty);
+        format!("{t}{d}")
+    }
+
+    // ---- functions ----
+
+    fn line(&mut self, level: usize, text: &str) {
+        let mut s = String::with_capacity(level * 4 + text.len());
+        for _ in 0..level {
+            s.push_str("    ");
+        }
+        s.push_str(text);
+        self.out.push(&s, self.span);
+    }
+
+    fn begin_function(&mut self, f: Handle<Function>) {
+        self.cur = Some(f);
+        self.local_names.clear();
+        let func = &self.m.functions[f];
+        let mut local_namer = self.namer.clone();
+        self.param_names = func
+            .params
+            .iter()
+            .map(|p| local_namer.name(if p.name.is_empty() { "arg" } else if p.name == "this" { "self" } else { &p.name }))
+            .collect();
+        for (h, l) in func.locals.iter() {
+            self.local_names.insert(h, local_namer.name(&l.name));
+        }
+    }
+
+    fn function(&mut self, f: Handle<Function>) {
+        self.begin_function(f);
+        self.in_entry = false;
+        let func = &self.m.functions[f];
+        self.span = Some(func.span);
+        let ret = self.type_text(func.ret);
+        let mut params = Vec::new();
+        for (i, p) in func.params.iter().enumerate() {
+            let q = match p.dir {
+                ParamDir::In => "",
+                ParamDir::Out => "out ",
+                ParamDir::InOut => "inout ",
+            };
+            let (t, dims) = self.decl_type(p.ty);
+            params.push(format!("{q}{t} {}{dims}", self.param_names[i]));
+        }
+        let name = self.fn_names.get(&f).cloned().unwrap_or_else(|| func.name.clone());
+        self.line(0, &format!("{ret} {name}({})", params.join(", ")));
+        self.line(0, "{");
+        if let Some(body) = &func.body {
+            self.block(&func.exprs, body, 1);
+        }
+        self.span = Some(func.span);
+        self.line(0, "}");
+    }
+
+    fn entry_main(&mut self, f: Handle<Function>) {
+        self.begin_function(f);
+        self.in_entry = true;
+        let func = &self.m.functions[f];
+        self.span = Some(func.span);
+        // Parameters read through a local copy: those the body writes, and connector
+        // structs used whole.
+        let written = written_params(self.m, &func.exprs);
+        for (i, p) in func.params.iter().enumerate() {
+            let i = i as u32;
+            let varying = matches!(self.b.params.get(i as usize), Some(Binding::Varying));
+            if !varying {
+                continue;
+            }
+            let whole_use = matches!(p.ty, Type::Struct(_)) && used_whole(&func.exprs, Var::Param(i));
+            let output_struct = matches!(p.ty, Type::Struct(_)) && p.dir != ParamDir::In;
+            let needs_local = match p.dir {
+                ParamDir::In => written.contains(&i) || whole_use,
+                _ => output_struct || !self.direct_output(i),
+            };
+            if needs_local {
+                self.copied_params.insert(i);
+            }
+        }
+        self.line(0, "void main()");
+        self.line(0, "{");
+        for (i, p) in func.params.iter().enumerate() {
+            let i = i as u32;
+            if !self.copied_params.contains(&i) {
+                continue;
+            }
+            let (t, dims) = self.decl_type(p.ty);
+            let name = self.param_names[i as usize].clone();
+            if p.dir == ParamDir::Out {
+                self.line(1, &format!("{t} {name}{dims};"));
+            } else {
+                let init = self.param_input_value(i, p.ty);
+                self.line(1, &format!("{t} {name}{dims} = {init};"));
+            }
+        }
+        if let Some(body) = &func.body {
+            let n = body.stmts.len();
+            for (k, (s, span)) in body.stmts.iter().enumerate() {
+                self.span = Some(*span);
+                let last = k + 1 == n;
+                if let (Stmt::Return(v), true) = (s, last) {
+                    self.entry_return(&func.exprs, *v, 1, true);
+                } else {
+                    self.stmt(&func.exprs, s, 1);
+                }
+            }
+            if !matches!(body.stmts.last(), Some((Stmt::Return(_), _))) {
+                self.copy_outputs(1);
+            }
+        }
+        self.span = Some(func.span);
+        self.line(0, "}");
+    }
+
+    /// Whether out parameter `i` can be written straight into its output variable.
+    fn direct_output(&self, i: u32) -> bool {
+        let p = &self.m.functions[self.cur.unwrap_or(Handle::new(0))].params[i as usize];
+        match self.conn.slot(self.vertex(), Place::Param(i)).map(|s| &s.kind) {
+            Some(SlotKind::Varying(_)) => true,
+            Some(SlotKind::ClipPosition) | Some(SlotKind::FragColor) => p.ty == Type::vec(Scalar::Float, 4) || p.ty == Type::vec(Scalar::Half, 4),
+            _ => false,
+        }
+    }
+
+    /// The value an input parameter (or input struct) of the entry point reads.
+    fn param_input_value(&mut self, i: u32, ty: Type) -> String {
+        match ty {
+            Type::Struct(s) => {
+                let n = self.m.struct_def(s).fields.len() as u32;
+                let fields: Vec<String> = (0..n)
+                    .map(|f| {
+                        let fty = self.m.struct_def(s).fields[f as usize].ty;
+                        self.slot_value(Place::ParamField(i, f), fty)
+                    })
+                    .collect();
+                format!("{}({})", self.struct_names.get(&s.0).cloned().unwrap_or_default(), fields.join(", "))
+            }
+            _ => self.slot_value(Place::Param(i), ty),
+        }
+    }
+
+    /// The GLSL text that reads an input slot, shaped to the Cg type.
+    fn slot_value(&mut self, place: Place, ty: Type) -> String {
+        let slot = self.conn.slot(self.vertex(), place).cloned();
+        let Some(slot) = slot else { return self.zero(ty) };
+        let (text, have) = match slot.kind {
+            SlotKind::Position => ("Position".to_owned(), 4),
+            SlotKind::TexCoord => ("TexCoord".to_owned(), 2),
+            SlotKind::White => ("vec4(1.0)".to_owned(), 4),
+            SlotKind::FragCoord => ("gl_FragCoord".to_owned(), 4),
+            SlotKind::Varying(_) => (self.varying_name(self.vertex(), place), slot.ty.components().unwrap_or(4)),
+            _ => return self.zero(ty),
+        };
+        reshape(&text, have, ty)
+    }
+
+    fn entry_return(&mut self, exprs: &Exprs, v: Option<Handle<Expr>>, level: usize, last: bool) {
+        if let Some(h) = v {
+            let ty = exprs[h].ty;
+            match ty {
+                Type::Struct(s) => {
+                    let (value, _) = self.expr(exprs, h);
+                    let base = if stdlib::is_simple(&value) {
+                        value
+                    } else {
+                        let t = self.struct_names.get(&s.0).cloned().unwrap_or_default();
+                        self.line(level, &format!("{t} result = {value};"));
+                        "result".into()
+                    };
+                    let n = self.m.struct_def(s).fields.len() as u32;
+                    for f in 0..n {
+                        let fname = self.field_name(s, f);
+                        self.write_output(Place::ReturnField(f), &format!("{base}.{fname}"), self.m.struct_def(s).fields[f as usize].ty, level);
+                    }
+                }
+                _ => {
+                    let (value, _) = self.expr(exprs, h);
+                    self.write_output(Place::Return, &value, ty, level);
+                }
+            }
+        }
+        self.copy_outputs(level);
+        if !last {
+            self.line(level, "return;");
+        }
+    }
+
+    /// Copies struct and non-direct out parameters to their outputs.
+    fn copy_outputs(&mut self, level: usize) {
+        let Some(f) = self.cur else { return };
+        let params = self.m.functions[f].params.clone();
+        for (i, p) in params.iter().enumerate() {
+            let i = i as u32;
+            if p.dir == ParamDir::In || !self.copied_params.contains(&i) {
+                continue;
+            }
+            let name = self.param_names[i as usize].clone();
+            match p.ty {
+                Type::Struct(s) => {
+                    let n = self.m.struct_def(s).fields.len() as u32;
+                    for fi in 0..n {
+                        let fname = self.field_name(s, fi);
+                        let fty = self.m.struct_def(s).fields[fi as usize].ty;
+                        self.write_output(Place::ParamField(i, fi), &format!("{name}.{fname}"), fty, level);
+                    }
+                }
+                ty => self.write_output(Place::Param(i), &name, ty, level),
+            }
+        }
+    }
+
+    fn write_output(&mut self, place: Place, value: &str, ty: Type, level: usize) {
+        let slot = self.conn.slot(self.vertex(), place).cloned();
+        let Some(slot) = slot else { return };
+        let target = match slot.kind {
+            SlotKind::ClipPosition => ("gl_Position".to_owned(), 4),
+            SlotKind::FragColor => ("FragColor".to_owned(), 4),
+            SlotKind::FragDepth => ("gl_FragDepth".to_owned(), 1),
+            SlotKind::Varying(_) => (self.varying_name(self.vertex(), place), slot.ty.components().unwrap_or(4)),
+            _ => return,
+        };
+        let have = ty.components().unwrap_or(4);
+        let value = if have == target.1 {
+            value.to_owned()
+        } else if have < target.1 && target.1 == 4 {
+            // Cg leaves the missing components undefined; alpha 1 and zeros are chosen.
+            let pad = match have {
+                1 => ", 0.0, 0.0, 1.0",
+                2 => ", 0.0, 1.0",
+                _ => ", 1.0",
+            };
+            format!("vec4({value}{pad})")
+        } else {
+            reshape(value, have, Type::vec(Scalar::Float, target.1 as u8))
+        };
+        self.line(level, &format!("{} = {value};", target.0));
+    }
+
+    fn field_name(&self, s: crate::ir::StructId, f: u32) -> String {
+        let mut namer = Namer::new();
+        let mut name = String::new();
+        for (i, fd) in self.m.struct_def(s).fields.iter().enumerate() {
+            let n = namer.name(&fd.name);
+            if i as u32 == f {
+                name = n;
+            }
+        }
+        name
+    }
+
+    // ---- statements ----
+
+    fn block(&mut self, exprs: &Exprs, b: &crate::ir::Block, level: usize) {
+        for (s, span) in &b.stmts {
+            self.span = Some(*span);
+            self.stmt(exprs, s, level);
+        }
+    }
+
+    fn stmt(&mut self, exprs: &Exprs, s: &Stmt, level: usize) {
+        match s {
+            Stmt::Block(b) => {
+                self.line(level, "{");
+                self.block(exprs, b, level + 1);
+                self.line(level, "}");
+            }
+            Stmt::Expr(h) => {
+                // A sampler alias assignment prints nothing: uses read the texture.
+                if let ExprKind::Assign { target, .. } = &exprs[*h].kind {
+                    if exprs[*target].ty.is_sampler() {
+                        return;
+                    }
+                }
+                let (e, _) = self.expr(exprs, *h);
+                self.line(level, &format!("{e};"));
+            }
+            Stmt::Local { local, init } => {
+                let Some(f) = self.cur else { return };
+                let l = &self.m.functions[f].locals[*local];
+                if l.ty.is_sampler() {
+                    if let Some(i) = init {
+                        let (text, _) = self.expr(exprs, *i);
+                        self.sampler_alias.insert(Var::Local(*local), text);
+                    }
+                    return;
+                }
+                let (t, dims) = self.decl_type(l.ty);
+                let name = self.local_names.get(local).cloned().unwrap_or_default();
+                let konst = if l.is_const { "const " } else { "" };
+                match init {
+                    Some(i) => {
+                        let (e, _) = self.expr(exprs, *i);
+                        self.line(level, &format!("{konst}{t} {name}{dims} = {e};"));
+                    }
+                    None => self.line(level, &format!("{t} {name}{dims};")),
+                }
+            }
+            Stmt::If { cond, accept, reject } => {
+                let (c, _) = self.expr(exprs, *cond);
+                self.line(level, &format!("if ({c})"));
+                self.sub_block(exprs, accept, level);
+                if let Some(r) = reject {
+                    // `else if` chains stay flat.
+                    if let [(inner @ Stmt::If { .. }, span)] = r.stmts.as_slice() {
+                        self.span = Some(*span);
+                        let saved = self.out.lines.len();
+                        self.stmt(exprs, inner, level);
+                        if let Some(l) = self.out.lines.get_mut(saved) {
+                            *l = format!("{}else {}", "    ".repeat(level), l.trim_start());
+                        }
+                    } else {
+                        self.line(level, "else");
+                        self.sub_block(exprs, r, level);
+                    }
+                }
+            }
+            Stmt::For { init, cond, step, body } => {
+                let init_text = match init.stmts.as_slice() {
+                    [] => String::new(),
+                    [(Stmt::Local { local, init: Some(i) }, _)] => {
+                        let f = self.cur.unwrap_or(Handle::new(0));
+                        let l = &self.m.functions[f].locals[*local];
+                        let (t, dims) = self.decl_type(l.ty);
+                        let name = self.local_names.get(local).cloned().unwrap_or_default();
+                        let (e, _) = self.expr(exprs, *i);
+                        format!("{t} {name}{dims} = {e}")
+                    }
+                    [(Stmt::Expr(h), _)] => self.expr(exprs, *h).0,
+                    _ => {
+                        self.line(level, "{");
+                        self.block(exprs, init, level + 1);
+                        let inner = Stmt::For { init: crate::ir::Block::default(), cond: *cond, step: *step, body: body.clone() };
+                        self.stmt(exprs, &inner, level + 1);
+                        self.line(level, "}");
+                        return;
+                    }
+                };
+                let c = cond.map(|c| self.expr(exprs, c).0).unwrap_or_default();
+                let st = step.map(|s| self.expr(exprs, s).0).unwrap_or_default();
+                self.line(level, &format!("for ({init_text}; {c}; {st})"));
+                self.sub_block(exprs, body, level);
+            }
+            Stmt::While { cond, body } => {
+                let (c, _) = self.expr(exprs, *cond);
+                self.line(level, &format!("while ({c})"));
+                self.sub_block(exprs, body, level);
+            }
+            Stmt::DoWhile { body, cond } => {
+                self.line(level, "do");
+                self.sub_block(exprs, body, level);
+                let (c, _) = self.expr(exprs, *cond);
+                self.line(level, &format!("while ({c});"));
+            }
+            Stmt::Switch { selector, cases } => {
+                let (sel, _) = self.expr(exprs, *selector);
+                self.line(level, &format!("switch ({sel})"));
+                self.line(level, "{");
+                for c in cases {
+                    for v in &c.values {
+                        self.line(level, &format!("case {v}:"));
+                    }
+                    if c.is_default {
+                        self.line(level, "default:");
+                    }
+                    self.block(exprs, &c.body, level + 1);
+                }
+                self.line(level, "}");
+            }
+            Stmt::Break => self.line(level, "break;"),
+            Stmt::Continue => self.line(level, "continue;"),
+            Stmt::Discard => self.line(level, "discard;"),
+            Stmt::Return(v) => {
+                if self.in_entry {
+                    self.entry_return(exprs, *v, level, false);
+                } else {
+                    match v {
+                        Some(h) => {
+                            let (e, _) = self.expr(exprs, *h);
+                            self.line(level, &format!("return {e};"));
+                        }
+                        None => self.line(level, "return;"),
+                    }
+                }
+            }
+        }
+    }
+
+    fn sub_block(&mut self, exprs: &Exprs, b: &crate::ir::Block, level: usize) {
+        self.line(level, "{");
+        self.block(exprs, b, level + 1);
+        self.line(level, "}");
+    }
+
+    // ---- expressions ----
+
+    fn expr(&mut self, exprs: &Exprs, h: Handle<Expr>) -> Printed {
+        let e = &exprs[h];
+        if e.ty.is_numeric_shape() && glsl_type(e.ty).is_none() {
+            let t = self.m.type_name(e.ty);
+            self.unsupported(Some(exprs.span(h)), format!("{t} has no GLSL equivalent (GLSL matrices are float, at least 2x2)"));
+        }
+        match &e.kind {
+            ExprKind::Literal(l) => literal(*l, e.ty),
+            ExprKind::Var(v) => self.var(*v, e.ty),
+            ExprKind::Member { base, field } => self.member(exprs, *base, *field, e.ty),
+            ExprKind::Index { base, index } => {
+                let b = self.expr(exprs, *base);
+                if matches!(exprs[*base].ty, Type::Vector(_, 1)) {
+                    return b;
+                }
+                let i = self.expr(exprs, *index);
+                (format!("{}[{}]", paren_p(&b, PRIMARY), i.0), PRIMARY)
+            }
+            ExprKind::Swizzle { base, components } => {
+                let b = self.expr(exprs, *base);
+                let scalar_base = matches!(exprs[*base].ty, Type::Scalar(_) | Type::Vector(_, 1));
+                if scalar_base {
+                    if components.len() == 1 {
+                        return b;
+                    }
+                    let t = glsl_type(e.ty).unwrap_or_default();
+                    return (format!("{t}({})", b.0), PRIMARY);
+                }
+                let s: String = components.iter().map(|&c| ['x', 'y', 'z', 'w'][c as usize & 3]).collect();
+                // `SourceSize.xy.x` reads better as `SourceSize.x`: compose the swizzles.
+                if let Some((head, prev)) = b.0.rsplit_once('.') {
+                    let prev_ok = !prev.is_empty() && prev.len() <= 4 && prev.chars().all(|c| "xyzw".contains(c));
+                    if prev_ok && b.1 == PRIMARY && stdlib::is_simple(head) {
+                        let prev: Vec<char> = prev.chars().collect();
+                        let composed: Option<String> = components.iter().map(|&c| prev.get(c as usize).copied()).collect();
+                        if let Some(c) = composed {
+                            return (format!("{head}.{c}"), PRIMARY);
+                        }
+                    }
+                }
+                (format!("{}.{s}", paren_p(&b, PRIMARY)), PRIMARY)
+            }
+            ExprKind::MatrixElements { base, elements } => {
+                let b = self.expr(exprs, *base);
+                let b = paren_p(&b, PRIMARY);
+                let items: Vec<String> = elements.iter().map(|(r, c)| format!("{b}[{r}][{c}]")).collect();
+                if items.len() == 1 {
+                    (items[0].clone(), PRIMARY)
+                } else {
+                    let t = glsl_type(e.ty).unwrap_or_default();
+                    (format!("{t}({})", items.join(", ")), PRIMARY)
+                }
+            }
+            ExprKind::Unary { op, operand } => {
+                let o = self.expr(exprs, *operand);
+                let vector = matches!(e.ty, Type::Vector(_, n) if n > 1);
+                match op {
+                    UnaryOp::Not if vector => (format!("not({})", o.0), PRIMARY),
+                    UnaryOp::Neg if e.ty.is_matrix() => (format!("-{}", paren_p(&o, 14)), 14),
+                    UnaryOp::Neg => (format!("-{}", paren_p(&o, 14)), 14),
+                    UnaryOp::Not => (format!("!{}", paren_p(&o, 14)), 14),
+                    UnaryOp::BitNot => (format!("~{}", paren_p(&o, 14)), 14),
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => self.binary(exprs, *op, *lhs, *rhs, e.ty),
+            ExprKind::Select { cond, accept, reject } => {
+                let c = self.expr(exprs, *cond);
+                let a = self.expr(exprs, *accept);
+                let r = self.expr(exprs, *reject);
+                if matches!(exprs[*cond].ty, Type::Vector(_, n) if n > 1) {
+                    (format!("mix({}, {}, {})", r.0, a.0, c.0), PRIMARY)
+                } else {
+                    (format!("{} ? {} : {}", paren_p(&c, 3), paren_p(&a, 2), paren_p(&r, 2)), 2)
+                }
+            }
+            ExprKind::Convert { value } => {
+                let v = self.expr(exprs, *value);
+                let (from, to) = (glsl_type(exprs[*value].ty), glsl_type(e.ty));
+                if from == to {
+                    return v;
+                }
+                (format!("{}({})", to.unwrap_or_default(), v.0), PRIMARY)
+            }
+            ExprKind::Splat { value } => {
+                let v = self.expr(exprs, *value);
+                match e.ty {
+                    Type::Vector(_, 1) => v,
+                    Type::Matrix { rows, cols, .. } => {
+                        let t = glsl_type(e.ty).unwrap_or_default();
+                        let col = format!("vec{cols}({})", v.0);
+                        let cols_text: Vec<String> = (0..rows).map(|_| col.clone()).collect();
+                        (format!("{t}({})", cols_text.join(", ")), PRIMARY)
+                    }
+                    _ => (format!("{}({})", glsl_type(e.ty).unwrap_or_default(), v.0), PRIMARY),
+                }
+            }
+            ExprKind::Truncate { value } => {
+                let v = self.expr(exprs, *value);
+                let from = exprs[*value].ty;
+                match (from, e.ty) {
+                    (Type::Vector(_, 1), _) => v,
+                    (Type::Vector(..), Type::Scalar(_)) => (format!("{}.x", paren_p(&v, PRIMARY)), PRIMARY),
+                    (Type::Vector(..), Type::Vector(_, m)) => {
+                        let s = &"xyzw"[..m as usize];
+                        if m == 1 {
+                            return (format!("{}.x", paren_p(&v, PRIMARY)), PRIMARY);
+                        }
+                        (format!("{}.{s}", paren_p(&v, PRIMARY)), PRIMARY)
+                    }
+                    (Type::Matrix { .. }, Type::Scalar(_)) => (format!("{}[0][0]", paren_p(&v, PRIMARY)), PRIMARY),
+                    _ => (format!("{}({})", glsl_type(e.ty).unwrap_or_default(), v.0), PRIMARY),
+                }
+            }
+            ExprKind::Reshape { value } => {
+                let v = self.expr(exprs, *value);
+                match (exprs[*value].ty, e.ty) {
+                    (Type::Matrix { rows, .. }, Type::Vector(..)) => {
+                        let b = paren_p(&v, PRIMARY);
+                        let parts: Vec<String> = (0..rows).map(|r| format!("{b}[{r}]")).collect();
+                        (format!("{}({})", glsl_type(e.ty).unwrap_or_default(), parts.join(", ")), PRIMARY)
+                    }
+                    _ => (format!("{}({})", glsl_type(e.ty).unwrap_or_default(), v.0), PRIMARY),
+                }
+            }
+            ExprKind::Construct { args } => {
+                let parts: Vec<String> = args.iter().map(|&a| self.expr(exprs, a).0).collect();
+                let t = match e.ty {
+                    Type::Array(_) => {
+                        let (t, d) = self.decl_type(e.ty);
+                        format!("{t}{d}")
+                    }
+                    Type::Struct(s) => self.struct_names.get(&s.0).cloned().unwrap_or_default(),
+                    _ => {
+                        if args.iter().any(|&a| exprs[a].ty.is_matrix()) {
+                            self.unsupported(Some(exprs.span(h)), "a matrix built from matrices has no direct GLSL form");
+                        }
+                        glsl_type(e.ty).unwrap_or_default()
+                    }
+                };
+                (format!("{t}({})", parts.join(", ")), PRIMARY)
+            }
+            ExprKind::Call { function, args } => {
+                let params = self.m.functions[*function].params.clone();
+                let mut parts = Vec::new();
+                for (i, &a) in args.iter().enumerate() {
+                    let _ = params.get(i);
+                    parts.push(self.expr(exprs, a).0);
+                }
+                let name = self.fn_names.get(function).cloned().unwrap_or_else(|| self.m.functions[*function].name.clone());
+                (format!("{name}({})", parts.join(", ")), PRIMARY)
+            }
+            ExprKind::Builtin { builtin, args } => self.builtin(exprs, *builtin, args, e.ty, exprs.span(h)),
+            ExprKind::Assign { op, target, value } => {
+                let t = self.expr(exprs, *target);
+                let v = self.expr(exprs, *value);
+                match op {
+                    Some(BinaryOp::Mul) if e.ty.is_matrix() => {
+                        (format!("{} = matrixCompMult({}, {})", t.0, t.0, v.0), 1)
+                    }
+                    Some(op) => (format!("{} {}= {}", t.0, op.symbol(), paren_p(&v, 1)), 1),
+                    None => (format!("{} = {}", t.0, paren_p(&v, 1)), 1),
+                }
+            }
+            ExprKind::IncDec { op, target } => {
+                let t = self.expr(exprs, *target);
+                match op {
+                    IncDec::PreInc => (format!("++{}", paren_p(&t, 14)), 14),
+                    IncDec::PreDec => (format!("--{}", paren_p(&t, 14)), 14),
+                    IncDec::PostInc => (format!("{}++", paren_p(&t, 15)), 15),
+                    IncDec::PostDec => (format!("{}--", paren_p(&t, 15)), 15),
+                }
+            }
+            ExprKind::Sequence { exprs: list } => {
+                let parts: Vec<String> = list.iter().map(|&x| {
+                    let p = self.expr(exprs, x);
+                    paren_p(&p, 1)
+                }).collect();
+                (parts.join(", "), 0)
+            }
+        }
+    }
+
+    fn var(&mut self, v: Var, ty: Type) -> Printed {
+        if let Some(alias) = self.sampler_alias.get(&v) {
+            return (alias.clone(), PRIMARY);
+        }
+        match v {
+            Var::Local(l) => (self.local_names.get(&l).cloned().unwrap_or_else(|| format!("local{}", l.index())), PRIMARY),
+            Var::Param(i) => {
+                if self.in_entry {
+                    match self.b.params.get(i as usize).cloned() {
+                        Some(Binding::Mvp) => return (format!("transpose({})", self.uniform(Uniform::Mvp)), PRIMARY),
+                        Some(Binding::Sampler(t)) => return (self.texture(&t), PRIMARY),
+                        Some(Binding::Parameter(p)) => return (self.uniform(Uniform::Parameter(p)), PRIMARY),
+                        Some(Binding::TextureStruct(_)) => {
+                            self.unsupported(None, "a RetroArch texture struct (IN, ORIG, PASSk, ...) used as a whole value; only its members can be read in slang");
+                            return ("0.0".into(), PRIMARY);
+                        }
+                        Some(Binding::Varying) if !self.copied_params.contains(&i) => {
+                            let p = self.m.functions[self.cur.unwrap_or(Handle::new(0))].params[i as usize].clone();
+                            if p.dir == ParamDir::In {
+                                return (self.slot_value(Place::Param(i), ty), PRIMARY);
+                            }
+                            return match self.conn.slot(self.vertex(), Place::Param(i)).map(|s| s.kind.clone()) {
+                                Some(SlotKind::ClipPosition) => ("gl_Position".into(), PRIMARY),
+                                Some(SlotKind::FragColor) => ("FragColor".into(), PRIMARY),
+                                _ => (self.varying_name(self.vertex(), Place::Param(i)), PRIMARY),
+                            };
+                        }
+                        _ => {}
+                    }
+                }
+                (self.param_names.get(i as usize).cloned().unwrap_or_else(|| format!("arg{i}")), PRIMARY)
+            }
+            Var::Global(g) => match self.b.globals.get(&(g.index() as u32)).cloned() {
+                Some(Binding::Parameter(p)) => (self.uniform(Uniform::Parameter(p)), PRIMARY),
+                Some(Binding::Mvp) => (format!("transpose({})", self.uniform(Uniform::Mvp)), PRIMARY),
+                Some(Binding::Sampler(t)) => (self.texture(&t), PRIMARY),
+                Some(Binding::TextureStruct(_)) => {
+                    self.unsupported(None, "a RetroArch texture struct used as a whole value; only its members can be read in slang");
+                    ("0.0".into(), PRIMARY)
+                }
+                _ if ty.is_sampler() => {
+                    let name = self.m.globals[g].name.clone();
+                    let d = Diagnostic::error(codes::E_UNBOUND_NAME, format!("sampler `{name}` is read but bound to nothing: it is not TEXUNIT0, not a LUT or alias of the preset, and no assignment makes it an alias"))
+                        .with_primary(self.m.globals[g].span, "declared here");
+                    if !self.diags.contains(&d) {
+                        self.diags.push(d);
+                    }
+                    (name, PRIMARY)
+                }
+                _ => (self.global_names.get(&g).cloned().unwrap_or_default(), PRIMARY),
+            },
+        }
+    }
+
+    fn texture_struct_of(&self, exprs: &Exprs, base: Handle<Expr>) -> Option<CgTextureStruct> {
+        let ExprKind::Var(v) = exprs[base].kind else { return None };
+        if let Var::Param(_) = v {
+            if !self.in_entry {
+                return None;
+            }
+        }
+        match self.b.of(v) {
+            Some(Binding::TextureStruct(t)) => Some(t.clone()),
+            _ => None,
+        }
+    }
+
+    fn member(&mut self, exprs: &Exprs, base: Handle<Expr>, field: u32, ty: Type) -> Printed {
+        let Type::Struct(s) = exprs[base].ty else { return ("0.0".into(), PRIMARY) };
+        let fname = self.m.struct_def(s).fields.get(field as usize).map(|f| f.name.clone()).unwrap_or_default();
+        if let Some(ts) = self.texture_struct_of(exprs, base) {
+            return self.texture_struct_member(&ts, &fname, ty);
+        }
+        if let ExprKind::Var(v) = exprs[base].kind {
+            let entry_or_global = matches!(v, Var::Global(_)) || (self.in_entry && matches!(v, Var::Param(_)));
+            if entry_or_global && matches!(self.b.of(v), Some(Binding::Unbound)) {
+                let name = match v {
+                    Var::Param(i) => self.m.functions[self.cur.unwrap_or(Handle::new(0))].params[i as usize].name.clone(),
+                    Var::Global(g) => self.m.globals[g].name.clone(),
+                    Var::Local(_) => String::new(),
+                };
+                let texture_like = matches!(fname.as_str(), "video_size" | "texture_size" | "texture" | "tex_coord");
+                let msg = if texture_like {
+                    format!("`{name}.{fname}`: `{name}` is not IN, ORIG, PREV, PASSk, PASSPREVk, FEEDBACK or an alias of the preset, so the runtime bound nothing to it (translate it with its .cgp to get the aliases)")
+                } else {
+                    format!("`{name}.{fname}`: the uniform `{name}` is set by nothing in RetroArch")
+                };
+                let d = Diagnostic::error(codes::E_UNBOUND_NAME, msg).with_primary(exprs.span(base), "");
+                if !self.diags.contains(&d) {
+                    self.diags.push(d);
+                }
+                return (self.zero(ty), PRIMARY);
+            }
+        }
+        // Connector struct inputs of the entry point read their slots directly.
+        if let (true, ExprKind::Var(Var::Param(i))) = (self.in_entry, &exprs[base].kind) {
+            let i = *i;
+            if matches!(self.b.params.get(i as usize), Some(Binding::Varying)) && !self.copied_params.contains(&i) {
+                return (self.slot_value(Place::ParamField(i, field), ty), PRIMARY);
+            }
+        }
+        let b = self.expr(exprs, base);
+        let name = self.field_name(s, field);
+        (format!("{}.{name}", paren_p(&b, PRIMARY)), PRIMARY)
+    }
+
+    fn texture_struct_member(&mut self, ts: &CgTextureStruct, field: &str, ty: Type) -> Printed {
+        let tex = match ts {
+            CgTextureStruct::Input => Texture::Source,
+            CgTextureStruct::Texture(t) => t.clone(),
+        };
+        let is_input = matches!(ts, CgTextureStruct::Input);
+        let shaped = |text: String| -> Printed { (reshape(&text, 4, ty), PRIMARY) };
+        match field {
+            "video_size" | "texture_size" => shaped(self.uniform(Uniform::Size(tex))),
+            "output_size" if is_input => shaped(self.uniform(Uniform::OutputSize)),
+            "frame_count" if is_input => {
+                let u = self.uniform(Uniform::FrameCount);
+                (format!("{}({u})", glsl_type(ty).unwrap_or_else(|| "float".into())), PRIMARY)
+            }
+            "frame_direction" if is_input => {
+                let u = self.uniform(Uniform::FrameDirection);
+                (format!("{}({u})", glsl_type(ty).unwrap_or_else(|| "float".into())), PRIMARY)
+            }
+            "frame_rotation" if is_input => (self.zero(ty), PRIMARY),
+            "mvp_matrix" if is_input => (format!("transpose({})", self.uniform(Uniform::Mvp)), PRIMARY),
+            "texture" => (self.texture(&tex), PRIMARY),
+            "tex_coord" | "lut_tex_coord" => {
+                if !self.vertex() {
+                    self.unsupported(None, format!("`.{field}` is a vertex attribute; it cannot be read in the fragment stage"));
+                }
+                (reshape("TexCoord", 2, ty), PRIMARY)
+            }
+            other => {
+                self.unsupported(None, format!("`{}.{other}`: the RetroArch runtime bound no such member", match ts {
+                    CgTextureStruct::Input => "IN".to_owned(),
+                    CgTextureStruct::Texture(t) => t.sampler_name(),
+                }));
+                (self.zero(ty), PRIMARY)
+            }
+        }
+    }
+
+    fn binary(&mut self, exprs: &Exprs, op: BinaryOp, lhs: Handle<Expr>, rhs: Handle<Expr>, ty: Type) -> Printed {
+        // GLSL mixes scalars and vectors in arithmetic itself: `s * v`, not `vec3(s) * v`.
+        let arithmetic = matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div);
+        let unsplat = |h: Handle<Expr>, other: Handle<Expr>| -> Handle<Expr> {
+            match exprs[h].kind {
+                ExprKind::Splat { value }
+                    if arithmetic && exprs[h].ty.is_vector() && !matches!(exprs[other].kind, ExprKind::Splat { .. }) =>
+                {
+                    value
+                }
+                _ => h,
+            }
+        };
+        let (pl, pr) = (unsplat(lhs, rhs), unsplat(rhs, lhs));
+        let l = self.expr(exprs, pl);
+        let r = self.expr(exprs, pr);
+        let operand_ty = exprs[lhs].ty;
+        let vector = matches!(operand_ty, Type::Vector(_, n) if n > 1);
+        if vector && (op.is_comparison()) {
+            let f = match op {
+                BinaryOp::Eq => "equal",
+                BinaryOp::Ne => "notEqual",
+                BinaryOp::Lt => "lessThan",
+                BinaryOp::Le => "lessThanEqual",
+                BinaryOp::Gt => "greaterThan",
+                _ => "greaterThanEqual",
+            };
+            return (format!("{f}({}, {})", l.0, r.0), PRIMARY);
+        }
+        if op.is_logical() && (vector || has_side_effects(exprs, rhs)) {
+            let t = glsl_type(ty).unwrap_or_else(|| "bool".into());
+            let name = if op == BinaryOp::And { "cg_and" } else { "cg_or" };
+            let body = if t == "bool" {
+                format!("// Cg evaluates both sides of {}.\nbool {name}(bool a, bool b)\n{{\n    return a {} b;\n}}\n", op.symbol(), op.symbol())
+            } else {
+                let n: usize = t.trim_start_matches("bvec").parse().unwrap_or(4);
+                let comps: Vec<String> = (0..n).map(|i| {
+                    let c = ['x', 'y', 'z', 'w'][i];
+                    format!("a.{c} {} b.{c}", op.symbol())
+                }).collect();
+                format!("// Cg applies {} per component.\n{t} {name}({t} a, {t} b)\n{{\n    return {t}({});\n}}\n", op.symbol(), comps.join(", "))
+            };
+            self.helpers.insert(format!("{name}/{t}"), body);
+            return (format!("{name}({}, {})", l.0, r.0), PRIMARY);
+        }
+        if op == BinaryOp::Mul && operand_ty.is_matrix() {
+            return (format!("matrixCompMult({}, {})", l.0, r.0), PRIMARY);
+        }
+        let prec = binary_prec(op);
+        (format!("{} {} {}", paren_p(&l, prec), op.symbol(), paren_p(&r, prec + 1)), prec)
+    }
+
+    fn is_mvp(&self, exprs: &Exprs, h: Handle<Expr>) -> bool {
+        match exprs[h].kind {
+            ExprKind::Var(v) => {
+                if matches!(v, Var::Param(_)) && !self.in_entry {
+                    return false;
+                }
+                matches!(self.b.of(v), Some(Binding::Mvp))
+            }
+            ExprKind::Member { base, .. } => {
+                let Type::Struct(s) = exprs[base].ty else { return false };
+                let ExprKind::Member { field, .. } = exprs[h].kind else { return false };
+                matches!(self.texture_struct_of(exprs, base), Some(CgTextureStruct::Input))
+                    && self.m.struct_def(s).fields.get(field as usize).is_some_and(|f| f.name == "mvp_matrix")
+            }
+            _ => false,
+        }
+    }
+
+    fn builtin(&mut self, exprs: &Exprs, b: Builtin, args: &[Handle<Expr>], ret: Type, span: Span) -> Printed {
+        if matches!(b, Builtin::MulMatVec | Builtin::MulVecMat | Builtin::MulMatMat) {
+            let (x, y) = (args[0], args[1]);
+            let (xm, ym) = (self.is_mvp(exprs, x), self.is_mvp(exprs, y));
+            let form = match b {
+                Builtin::MulMatVec => MulForm::MatVec,
+                Builtin::MulVecMat => MulForm::VecMat,
+                _ => MulForm::MatMat,
+            };
+            let direct = |this: &mut Self, h: Handle<Expr>, is_mvp: bool| -> Printed {
+                if is_mvp && form != MulForm::MatMat {
+                    (this.uniform(Uniform::Mvp), PRIMARY)
+                } else {
+                    this.expr(exprs, h)
+                }
+            };
+            let xa = direct(self, x, xm);
+            let ya = direct(self, y, ym);
+            let (l, r) = glsl_operands(form, &xa.0, &ya.0, xm, ym);
+            let (lp, rp) = if l == xa.0 { (xa.1, ya.1) } else { (ya.1, xa.1) };
+            let l = if lp >= MULTIPLICATIVE { l.to_owned() } else { format!("({l})") };
+            let r = if rp > MULTIPLICATIVE { r.to_owned() } else { format!("({r})") };
+            return (format!("{l} * {r}"), MULTIPLICATIVE);
+        }
+        let printed: Vec<Arg> = args
+            .iter()
+            .map(|&a| {
+                let (text, prec) = self.expr(exprs, a);
+                Arg { text, prec, ty: exprs[a].ty }
+            })
+            .collect();
+        match stdlib::map(b, &printed, ret, &mut self.helpers) {
+            Ok(p) => p,
+            Err(why) => {
+                self.unsupported(Some(span), why);
+                (self.zero(ret), PRIMARY)
+            }
+        }
+    }
+}
+
+/// Shapes a value with `have` components to the Cg type `ty` (truncating or padding).
+fn reshape(text: &str, have: u32, ty: Type) -> String {
+    let want = match ty {
+        Type::Scalar(_) => 1,
+        Type::Vector(_, n) => n as u32,
+        _ => return text.to_owned(),
+    };
+    if want == have {
+        return text.to_owned();
+    }
+    if want < have {
+        let s = &"xyzw"[..want as usize];
+        return format!("{text}.{s}");
+    }
+    let pad = match (have, want) {
+        (1, n) => return format!("vec{n}({text})"),
+        (2, 3) => ", 0.0",
+        (2, 4) => ", 0.0, 1.0",
+        (3, 4) => ", 1.0",
+        _ => "",
+    };
+    format!("vec{want}({text}{pad})")
+}
+
+fn paren_p(p: &Printed, at_least: u8) -> String {
+    paren(&Arg { text: p.0.clone(), prec: p.1, ty: Type::Void }, at_least)
+}
+
+fn binary_prec(op: BinaryOp) -> u8 {
+    match op {
+        BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 13,
+        BinaryOp::Add | BinaryOp::Sub => 12,
+        BinaryOp::Shl | BinaryOp::Shr => 11,
+        BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => 10,
+        BinaryOp::Eq | BinaryOp::Ne => 9,
+        BinaryOp::BitAnd => 8,
+        BinaryOp::BitXor => 7,
+        BinaryOp::BitOr => 6,
+        BinaryOp::And => 5,
+        BinaryOp::Or => 3,
+    }
+}
+
+/// A float literal GLSL reads back to the same binary32 value.
+fn float_text(v: f64) -> String {
+    let f = v as f32;
+    if f.is_nan() {
+        return "uintBitsToFloat(0x7fc00000u)".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "uintBitsToFloat(0x7f800000u)".into() } else { "uintBitsToFloat(0xff800000u)".into() };
+    }
+    let mut s = format!("{f}");
+    if !s.contains('.') && !s.contains('e') {
+        s.push_str(".0");
+    }
+    s
+}
+
+fn literal(l: Literal, ty: Type) -> Printed {
+    let text = match (l, ty.scalar()) {
+        (Literal::Bool(b), _) => b.to_string(),
+        (Literal::Float(f), _) => float_text(f),
+        (Literal::Int(i), Some(s)) if s.is_unsigned() => format!("{}u", i as u32),
+        (Literal::Int(i), _) => (i as i32).to_string(),
+        (Literal::UInt(u), _) => format!("{}u", u as u32),
+    };
+    let prec = if text.starts_with('-') { 14 } else { PRIMARY };
+    (text, prec)
+}
+
+fn root_var(exprs: &Exprs, h: Handle<Expr>) -> Option<Var> {
+    let mut h = h;
+    loop {
+        match &exprs[h].kind {
+            ExprKind::Var(v) => return Some(*v),
+            ExprKind::Member { base, .. } | ExprKind::Index { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => h = *base,
+            _ => return None,
+        }
+    }
+}
+
+/// Entry parameters the body writes (assignments, increments, out arguments).
+fn written_params(m: &Module, exprs: &Exprs) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    for (_, e) in exprs.iter() {
+        let targets: Vec<Handle<Expr>> = match &e.kind {
+            ExprKind::Assign { target, .. } | ExprKind::IncDec { target, .. } => vec![*target],
+            ExprKind::Call { function, args } => m.functions[*function]
+                .params
+                .iter()
+                .zip(args)
+                .filter(|(p, _)| p.dir != ParamDir::In)
+                .map(|(_, a)| *a)
+                .collect(),
+            ExprKind::Builtin { builtin: Builtin::Sincos, args } => args.iter().skip(1).copied().collect(),
+            ExprKind::Builtin { builtin: Builtin::Modf | Builtin::Frexp, args } => args.iter().skip(1).copied().collect(),
+            _ => vec![],
+        };
+        for t in targets {
+            if let Some(Var::Param(i)) = root_var(exprs, t) {
+                out.insert(i);
+            }
+        }
+    }
+    out
+}
+
+/// Whether `v` is used other than through a member access.
+fn used_whole(exprs: &Exprs, v: Var) -> bool {
+    let mut member_bases = HashSet::new();
+    for (_, e) in exprs.iter() {
+        if let ExprKind::Member { base, .. } = e.kind {
+            member_bases.insert(base);
+        }
+    }
+    exprs.iter().any(|(h, e)| matches!(e.kind, ExprKind::Var(x) if x == v) && !member_bases.contains(&h))
+}
+
+fn has_side_effects(exprs: &Exprs, h: Handle<Expr>) -> bool {
+    let mut work = vec![h];
+    while let Some(x) = work.pop() {
+        match &exprs[x].kind {
+            ExprKind::Assign { .. } | ExprKind::IncDec { .. } | ExprKind::Call { .. } => return true,
+            ExprKind::Builtin { builtin, args } => {
+                if matches!(builtin, Builtin::Sincos | Builtin::Modf | Builtin::Frexp | Builtin::Clip) {
+                    return true;
+                }
+                work.extend(args.iter().copied());
+            }
+            ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => work.push(*base),
+            ExprKind::Index { base, index } => work.extend([*base, *index]),
+            ExprKind::Unary { operand, .. } => work.push(*operand),
+            ExprKind::Binary { lhs, rhs, .. } => work.extend([*lhs, *rhs]),
+            ExprKind::Select { cond, accept, reject } => work.extend([*cond, *accept, *reject]),
+            ExprKind::Convert { value } | ExprKind::Splat { value } | ExprKind::Truncate { value } | ExprKind::Reshape { value } => work.push(*value),
+            ExprKind::Construct { args } => work.extend(args.iter().copied()),
+            ExprKind::Sequence { exprs: l } => work.extend(l.iter().copied()),
+            ExprKind::Literal(_) | ExprKind::Var(_) => {}
+        }
+    }
+    false
+}
+
+/// Whether a global's initialiser is a GLSL constant expression (no uniforms, calls).
+fn is_constant_init(m: &Module, exprs: &Exprs, h: Handle<Expr>) -> bool {
+    let mut work = vec![h];
+    while let Some(x) = work.pop() {
+        match &exprs[x].kind {
+            ExprKind::Var(Var::Global(g)) => {
+                let g = &m.globals[*g];
+                if !g.is_const {
+                    return false;
+                }
+            }
+            ExprKind::Var(_) | ExprKind::Call { .. } | ExprKind::Assign { .. } | ExprKind::IncDec { .. } => return false,
+            ExprKind::Builtin { args, .. } | ExprKind::Construct { args } => work.extend(args.iter().copied()),
+            ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => work.push(*base),
+            ExprKind::Index { base, index } => work.extend([*base, *index]),
+            ExprKind::Unary { operand, .. } => work.push(*operand),
+            ExprKind::Binary { lhs, rhs, .. } => work.extend([*lhs, *rhs]),
+            ExprKind::Select { cond, accept, reject } => work.extend([*cond, *accept, *reject]),
+            ExprKind::Convert { value } | ExprKind::Splat { value } | ExprKind::Truncate { value } | ExprKind::Reshape { value } => work.push(*value),
+            ExprKind::Sequence { exprs: l } => work.extend(l.iter().copied()),
+            ExprKind::Literal(_) => {}
+        }
+    }
+    true
+}
+
+/// The direct children of an expression.
+fn children(k: &ExprKind) -> Vec<Handle<Expr>> {
+    match k {
+        ExprKind::Literal(_) | ExprKind::Var(_) => vec![],
+        ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => vec![*base],
+        ExprKind::Index { base, index } => vec![*base, *index],
+        ExprKind::Unary { operand, .. } => vec![*operand],
+        ExprKind::Binary { lhs, rhs, .. } => vec![*lhs, *rhs],
+        ExprKind::Select { cond, accept, reject } => vec![*cond, *accept, *reject],
+        ExprKind::Convert { value } | ExprKind::Splat { value } | ExprKind::Truncate { value } | ExprKind::Reshape { value } => vec![*value],
+        ExprKind::Construct { args } | ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.clone(),
+        ExprKind::Assign { target, value, .. } => vec![*target, *value],
+        ExprKind::IncDec { target, .. } => vec![*target],
+        ExprKind::Sequence { exprs } => exprs.clone(),
+    }
+}

@@ -1,0 +1,306 @@
+//! Porting pass: the Cg standard library in GLSL, with Cg's exact semantics.
+//!
+//! [`call`] turns one resolved builtin call (arguments already printed) into GLSL text:
+//! a same-named GLSL function where the semantics agree (`dot`, `pow`, `clamp`), a
+//! renamed one where only the name differs (`lerp` -> `mix`, `frac` -> `fract`, `rsqrt`
+//! -> `inversesqrt`, `atan2` -> `atan`, `ddx` -> `dFdx`, `round` -> `roundEven`), the
+//! texture family mapped onto `texture`/`textureLod`/`textureGrad`/`textureProj`/
+//! `texelFetch`/`textureSize` with the right coordinate shapes (a 1D lookup samples the
+//! middle row of the 2D LUT RetroArch loads), and small helper functions where GLSL
+//! differs (`fmod` truncates, `lit`, `sincos`, `clip`, `isfinite`). `mul` is the writer's
+//! (it depends on the matrix convention and on `MVP`). Pure text building.
+
+use crate::ir::{Builtin, Scalar, Type};
+use std::collections::BTreeMap;
+
+/// A printed argument: its text, its precedence, its IR type.
+#[derive(Clone, Debug)]
+pub struct Arg {
+    pub text: String,
+    pub prec: u8,
+    pub ty: Type,
+}
+
+/// Precedence of a function call or other primary expression.
+pub const PRIMARY: u8 = 16;
+/// Precedence of `*`.
+pub const MULTIPLICATIVE: u8 = 13;
+
+/// Helper functions needed by the stage, keyed by name and signature.
+pub type Helpers = BTreeMap<String, String>;
+
+/// GLSL spelling of a scalar, vector or matrix type (half, fixed and double are float).
+pub fn glsl_type(ty: Type) -> Option<String> {
+    let scalar = |s: Scalar| -> (&'static str, &'static str) {
+        match s {
+            Scalar::Bool => ("bool", "bvec"),
+            Scalar::UChar | Scalar::UShort | Scalar::UInt | Scalar::ULong => ("uint", "uvec"),
+            s if s.is_integral() => ("int", "ivec"),
+            _ => ("float", "vec"),
+        }
+    };
+    Some(match ty {
+        Type::Void => "void".into(),
+        Type::Scalar(s) | Type::Vector(s, 1) => scalar(s).0.into(),
+        Type::Vector(s, n) => format!("{}{n}", scalar(s).1),
+        Type::Matrix { scalar: s, rows, cols } if rows >= 2 && cols >= 2 && scalar(s).0 == "float" => {
+            if rows == cols {
+                format!("mat{rows}")
+            } else {
+                format!("mat{rows}x{cols}")
+            }
+        }
+        Type::Sampler(_) => "sampler2D".into(),
+        _ => return None,
+    })
+}
+
+/// Text of `x` safe as an operand needing precedence `at_least`.
+pub fn paren(a: &Arg, at_least: u8) -> String {
+    if a.prec >= at_least {
+        a.text.clone()
+    } else {
+        format!("({})", a.text)
+    }
+}
+
+fn call(name: &str, args: &[&Arg]) -> (String, u8) {
+    let list: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+    (format!("{name}({})", list.join(", ")), PRIMARY)
+}
+
+/// Whether duplicating `text` in the output evaluates nothing twice (a name or field).
+pub fn is_simple(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+fn helper(helpers: &mut Helpers, name: &str, ty: &str, body: String) -> String {
+    helpers.insert(format!("{name}/{ty}"), body);
+    name.to_owned()
+}
+
+/// A swizzle of an argument: duplicated when simple, else through a helper `via`.
+fn component(a: &Arg, swizzle: &str) -> Option<String> {
+    is_simple(&a.text).then(|| format!("{}.{swizzle}", a.text))
+}
+
+/// Maps one builtin call. `Err` says why it cannot be expressed in slang.
+pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result<(String, u8), String> {
+    use Builtin::*;
+    let a = |i: usize| -> Result<&Arg, String> { args.get(i).ok_or_else(|| format!("`{}` is missing an argument", b.name())) };
+    let ty_name = |t: Type| glsl_type(t).ok_or_else(|| format!("`{}` on a type slang has no equivalent for", b.name()));
+    if args.iter().any(|x| matches!(x.ty, Type::Matrix { .. }))
+        && !matches!(b, MulMatVec | MulVecMat | MulMatMat | Transpose | Determinant | Inverse)
+    {
+        return Err(format!("`{}` on a matrix has no GLSL equivalent (GLSL applies it to vectors only)", b.name()));
+    }
+    let same = |name: &str| -> Result<(String, u8), String> {
+        let refs: Vec<&Arg> = args.iter().collect();
+        Ok(call(name, &refs))
+    };
+    match b {
+        Abs | Sign | Min | Max | Clamp | Step | Smoothstep | Floor | Ceil | Trunc | Exp | Exp2 | Log | Log2 | Pow
+        | Sqrt | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Degrees | Radians | Isnan | Isinf | Dot
+        | Cross | Length | Distance | Normalize | Reflect | Refract | Faceforward | Transpose | Determinant | Inverse
+        | Modf | Frexp | BitCount | BitfieldExtract | BitfieldInsert | BitfieldReverse => same(b.name()),
+        FindLsb => same("findLSB"),
+        FindMsb => same("findMSB"),
+        Saturate => {
+            let x = a(0)?;
+            Ok((format!("clamp({}, 0.0, 1.0)", x.text), PRIMARY))
+        }
+        Lerp => same("mix"),
+        Round => same("roundEven"),
+        Frac => same("fract"),
+        Rsqrt => same("inversesqrt"),
+        Atan2 => same("atan"),
+        Ddx => same("dFdx"),
+        Ddy => same("dFdy"),
+        Fwidth => same("fwidth"),
+        FloatToIntBits | FloatToRawIntBits => same("floatBitsToInt"),
+        IntBitsToFloat => same("intBitsToFloat"),
+        Ldexp => {
+            let (x, e) = (a(0)?, a(1)?);
+            Ok((format!("{} * exp2({})", paren(x, MULTIPLICATIVE), e.text), MULTIPLICATIVE))
+        }
+        Log10 => {
+            let x = a(0)?;
+            Ok((format!("log2({}) * 0.30102999566398120", x.text), MULTIPLICATIVE))
+        }
+        Fmod => {
+            let t = ty_name(a(0)?.ty)?;
+            let name = helper(helpers, "cg_fmod", &t, format!(
+                "// Cg fmod: the remainder has the sign of x (GLSL mod floors).\n{t} cg_fmod({t} x, {t} y)\n{{\n    return x - y * trunc(x / y);\n}}\n"
+            ));
+            same(&name)
+        }
+        Sincos => {
+            let t = ty_name(a(0)?.ty)?;
+            let name = helper(helpers, "cg_sincos", &t, format!(
+                "void cg_sincos({t} x, out {t} s, out {t} c)\n{{\n    s = sin(x);\n    c = cos(x);\n}}\n"
+            ));
+            same(&name)
+        }
+        Isfinite => {
+            let t = ty_name(a(0)?.ty)?;
+            let r = ty_name(ret)?;
+            let body = if r == "bool" {
+                format!("bool cg_isfinite({t} x)\n{{\n    return !(isnan(x) || isinf(x));\n}}\n")
+            } else {
+                let u = r.replace("bvec", "uvec");
+                format!("{r} cg_isfinite({t} x)\n{{\n    return not({r}({u}(isnan(x)) | {u}(isinf(x))));\n}}\n")
+            };
+            let name = helper(helpers, "cg_isfinite", &t, body);
+            same(&name)
+        }
+        Lit => {
+            let t = ty_name(a(0)?.ty)?;
+            let name = helper(helpers, "cg_lit", &t, format!(
+                "// Cg lit: (ambient, diffuse, specular, 1) of the Blinn-Phong model.\nvec4 cg_lit({t} NdotL, {t} NdotH, {t} m)\n{{\n    float specular = NdotL > 0.0 ? pow(max(NdotH, 0.0), m) : 0.0;\n    return vec4(1.0, max(NdotL, 0.0), specular, 1.0);\n}}\n"
+            ));
+            same(&name)
+        }
+        Clip => {
+            let x = a(0)?;
+            let t = ty_name(x.ty)?;
+            let test = if t == "float" { "x < 0.0".to_owned() } else { format!("any(lessThan(x, {t}(0.0)))") };
+            let name = helper(helpers, "cg_clip", &t, format!(
+                "// Cg clip: discard the fragment when any component is negative.\nvoid cg_clip({t} x)\n{{\n    if ({test})\n        discard;\n}}\n"
+            ));
+            same(&name)
+        }
+        Any | All => {
+            let x = a(0)?;
+            let name = if b == Any { "any" } else { "all" };
+            match x.ty {
+                Type::Scalar(Scalar::Bool) | Type::Vector(Scalar::Bool, 1) => Ok((x.text.clone(), x.prec)),
+                Type::Vector(Scalar::Bool, _) => same(name),
+                Type::Scalar(_) | Type::Vector(_, 1) => {
+                    let t = ty_name(x.ty)?;
+                    Ok((format!("{} != {t}(0)", paren(x, 10)), 9))
+                }
+                Type::Vector(..) => {
+                    let t = ty_name(x.ty)?;
+                    Ok((format!("{name}(notEqual({}, {t}(0)))", x.text), PRIMARY))
+                }
+                _ => Err(format!("`{name}` of this type")),
+            }
+        }
+        Pack2Half => Ok((format!("uintBitsToFloat(packHalf2x16({}))", a(0)?.text), PRIMARY)),
+        Unpack2Half => Ok((format!("unpackHalf2x16(floatBitsToUint({}))", a(0)?.text), PRIMARY)),
+        Pack4Ubyte => Ok((format!("uintBitsToFloat(packUnorm4x8({}))", a(0)?.text), PRIMARY)),
+        Unpack4Ubyte => Ok((format!("unpackUnorm4x8(floatBitsToUint({}))", a(0)?.text), PRIMARY)),
+        Pack4Byte => Ok((format!("uintBitsToFloat(packSnorm4x8({}))", a(0)?.text), PRIMARY)),
+        Unpack4Byte => Ok((format!("unpackSnorm4x8(floatBitsToUint({}))", a(0)?.text), PRIMARY)),
+        Pack2Ushort => Ok((format!("uintBitsToFloat(packUnorm2x16({}))", a(0)?.text), PRIMARY)),
+        Unpack2Ushort => Ok((format!("unpackUnorm2x16(floatBitsToUint({}))", a(0)?.text), PRIMARY)),
+        MulMatVec | MulVecMat | MulMatMat => Err("mul is mapped by the writer".into()),
+        _ => texture(b, args, helpers),
+    }
+}
+
+/// The texture family. RetroArch binds 2D textures only: 1D lookups read the middle row
+/// of the 2D LUT, RECT lookups divide by the texture size, and shadow-compare forms are
+/// plain lookups (RetroArch's textures are colour textures: the reference is ignored).
+fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u8), String> {
+    use Builtin::*;
+    let s = args.first().map(|a| a.text.clone()).ok_or("texture call without a sampler")?;
+    let arg = |i: usize| args.get(i).ok_or_else(|| format!("`{}` is missing an argument", b.name()));
+    // Splits a packed coordinate (`float4 c` with lod/bias in w) without evaluating it
+    // twice: swizzles of a simple argument, else a helper function.
+    let mut packed = |name: &str, coord_ty: &str, body_expr: &str, c: &Arg| -> Result<(String, u8), String> {
+        if is_simple(&c.text) {
+            Ok((body_expr.replace("$s", &s).replace("$c", &c.text), PRIMARY))
+        } else {
+            let f = format!("cg_{name}");
+            helpers.insert(
+                format!("{f}/{coord_ty}"),
+                format!("vec4 {f}(sampler2D s, {coord_ty} c)\n{{\n    return {};\n}}\n", body_expr.replace("$s", "s").replace("$c", "c")),
+            );
+            Ok((format!("{f}({s}, {})", c.text), PRIMARY))
+        }
+    };
+    match b {
+        Tex2D | TexRect if args.len() == 2 => {
+            let c = arg(1)?;
+            if b == TexRect {
+                Ok((format!("texture({s}, {} / vec2(textureSize({s}, 0)))", paren(c, MULTIPLICATIVE + 1)), PRIMARY))
+            } else {
+                Ok((format!("texture({s}, {})", c.text), PRIMARY))
+            }
+        }
+        Tex2DShadow | TexRectShadow => {
+            let c = arg(1)?;
+            let rect = if b == TexRectShadow { " / vec2(textureSize($s, 0))" } else { "" };
+            packed(&format!("{}_xy", b.name()), "vec3", &format!("texture($s, $c.xy{rect})"), c)
+        }
+        Tex2DGrad | TexRectGrad => {
+            let (c, dx, dy) = (arg(1)?, arg(2)?, arg(3)?);
+            let c = if b == TexRectGrad { format!("{} / vec2(textureSize({s}, 0))", paren(c, MULTIPLICATIVE + 1)) } else { c.text.clone() };
+            Ok((format!("textureGrad({s}, {c}, {}, {})", dx.text, dy.text), PRIMARY))
+        }
+        Tex2DShadowGrad | TexRectShadowGrad => {
+            let (c, dx, dy) = (arg(1)?, arg(2)?, arg(3)?);
+            let xy = component(c, "xy").ok_or("shadow lookup with a complex coordinate")?;
+            Ok((format!("textureGrad({s}, {xy}, {}, {})", dx.text, dy.text), PRIMARY))
+        }
+        Tex2DBias | TexRectBias | Tex2DCmpBias => packed("tex2Dbias", "vec4", "texture($s, $c.xy, $c.w)", arg(1)?),
+        Tex2DLod | TexRectLod | Tex2DCmpLod => packed("tex2Dlod", "vec4", "textureLod($s, $c.xy, $c.w)", arg(1)?),
+        Tex2DProj | TexRectProj => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
+        Tex2DProjShadow | TexRectProjShadow => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
+        Tex2DFetch | TexRectFetch => packed("tex2Dfetch", "ivec4", "texelFetch($s, $c.xy, $c.w)", arg(1)?),
+        Tex2DSize | TexRectSize => Ok((format!("ivec3(textureSize({s}, {}), 0)", arg(1)?.text), PRIMARY)),
+        Tex1D => Ok((format!("texture({s}, vec2({}, 0.5))", arg(1)?.text), PRIMARY)),
+        Tex1DShadow => packed("tex1D_x", "vec2", "texture($s, vec2($c.x, 0.5))", arg(1)?),
+        Tex1DGrad => Ok((
+            format!("textureGrad({s}, vec2({}, 0.5), vec2({}, 0.0), vec2({}, 0.0))", arg(1)?.text, arg(2)?.text, arg(3)?.text),
+            PRIMARY,
+        )),
+        Tex1DBias | Tex1DCmpBias => packed("tex1Dbias", "vec4", "texture($s, vec2($c.x, 0.5), $c.w)", arg(1)?),
+        Tex1DLod | Tex1DCmpLod => packed("tex1Dlod", "vec4", "textureLod($s, vec2($c.x, 0.5), $c.w)", arg(1)?),
+        Tex1DProj => packed("tex1Dproj", "vec2", "texture($s, vec2($c.x / $c.y, 0.5))", arg(1)?),
+        Tex1DProjShadow => packed("tex1Dproj4", "vec3", "texture($s, vec2($c.x / $c.z, 0.5))", arg(1)?),
+        Tex1DFetch => packed("tex1Dfetch", "ivec4", "texelFetch($s, ivec2($c.x, 0), $c.w)", arg(1)?),
+        Tex1DSize => Ok((format!("ivec3(textureSize({s}, {}).x, 0, 0)", arg(1)?.text), PRIMARY)),
+        _ => Err(format!(
+            "`{}`: RetroArch's slang runtime binds only 2D textures (no 3D or cube maps)",
+            b.name()
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arg(text: &str, ty: Type) -> Arg {
+        Arg { text: text.into(), prec: PRIMARY, ty }
+    }
+
+    #[test]
+    fn renamed_and_helper_builtins() {
+        let mut h = Helpers::new();
+        let v3 = Type::vec(Scalar::Float, 3);
+        assert_eq!(map(Builtin::Lerp, &[arg("a", v3), arg("b", v3), arg("t", Type::FLOAT)], v3, &mut h).unwrap().0, "mix(a, b, t)");
+        assert_eq!(map(Builtin::Frac, &[arg("x", v3)], v3, &mut h).unwrap().0, "fract(x)");
+        assert_eq!(map(Builtin::Atan2, &[arg("y", Type::FLOAT), arg("x", Type::FLOAT)], Type::FLOAT, &mut h).unwrap().0, "atan(y, x)");
+        assert_eq!(map(Builtin::Saturate, &[arg("x", v3)], v3, &mut h).unwrap().0, "clamp(x, 0.0, 1.0)");
+        assert_eq!(map(Builtin::Fmod, &[arg("x", v3), arg("y", v3)], v3, &mut h).unwrap().0, "cg_fmod(x, y)");
+        assert!(h["cg_fmod/vec3"].contains("x - y * trunc(x / y)"), "fmod truncates");
+        assert_eq!(map(Builtin::Round, &[arg("x", Type::FLOAT)], Type::FLOAT, &mut h).unwrap().0, "roundEven(x)");
+    }
+
+    #[test]
+    fn texture_forms() {
+        let mut h = Helpers::new();
+        let s = arg("Source", Type::Sampler(crate::ir::SamplerDim::D2));
+        let v4 = Type::vec(Scalar::Float, 4);
+        let lod = map(Builtin::Tex2DLod, &[s.clone(), arg("c", v4)], v4, &mut h).unwrap().0;
+        assert_eq!(lod, "textureLod(Source, c.xy, c.w)");
+        let lod = map(Builtin::Tex2DLod, &[s.clone(), arg("vec4(uv, 0.0, 0.0)", v4)], v4, &mut h).unwrap().0;
+        assert_eq!(lod, "cg_tex2Dlod(Source, vec4(uv, 0.0, 0.0))", "a complex coordinate is not evaluated twice");
+        let one_d = map(Builtin::Tex1D, &[s.clone(), arg("x", Type::FLOAT)], v4, &mut h).unwrap().0;
+        assert_eq!(one_d, "texture(Source, vec2(x, 0.5))", "1D lookups read the middle row");
+        assert!(map(Builtin::Tex3D, &[s, arg("c", Type::vec(Scalar::Float, 3))], v4, &mut h).is_err());
+    }
+}

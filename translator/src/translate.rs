@@ -1,0 +1,128 @@
+//! The translation driver: one parsed Cg file and its pass context to slang text.
+//!
+//! Runs sema for `main_vertex` and `main_fragment`, the porting passes, and the writer,
+//! and gathers every diagnostic (deduplicated: code shared by both stages reports once).
+//! Refuses to produce text while errors remain. Pure: no file system, deterministic.
+
+use crate::back::slang::{self, WriteInput};
+use crate::ir::{Module, Stage};
+use crate::port::{connectors, semantics};
+use crate::retro::PassContext;
+use crate::sema::{self, SemaOptions};
+use grammar::{Diagnostic, ParseResult, SourceMap, Span};
+
+/// A translated pass.
+pub struct Translation {
+    /// The `.slang` text; `None` when errors prevented it.
+    pub text: Option<String>,
+    /// For each output line, the Cg span it came from.
+    pub line_map: Vec<Option<Span>>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// The analysed stages (for the reference renderer and reports).
+    pub vertex: Option<Module>,
+    pub fragment: Option<Module>,
+}
+
+/// Options of one translation.
+#[derive(Clone, Debug)]
+pub struct TranslateOptions {
+    pub context: PassContext,
+    pub vertex_entry: String,
+    pub fragment_entry: String,
+}
+
+impl Default for TranslateOptions {
+    fn default() -> TranslateOptions {
+        TranslateOptions { context: PassContext::single(), vertex_entry: "main_vertex".into(), fragment_entry: "main_fragment".into() }
+    }
+}
+
+/// Translates a parsed file. `parsed` must come from `sources`.
+pub fn translate(sources: &SourceMap, parsed: &ParseResult, options: &TranslateOptions) -> Translation {
+    let mut diagnostics: Vec<Diagnostic> = parsed.diagnostics.clone();
+    let empty = |diagnostics| Translation { text: None, line_map: Vec::new(), diagnostics, vertex: None, fragment: None };
+    if grammar::has_errors(&diagnostics) {
+        return empty(diagnostics);
+    }
+    let analyse = |entry: &str, stage: Stage, diags: &mut Vec<Diagnostic>| {
+        let (m, d) = sema::analyze(&parsed.unit, &parsed.preprocessed.pragmas, &SemaOptions::new(entry, stage));
+        for x in d {
+            if !diags.contains(&x) {
+                diags.push(x);
+            }
+        }
+        m
+    };
+    let vertex = analyse(&options.vertex_entry, Stage::Vertex, &mut diagnostics);
+    let fragment = analyse(&options.fragment_entry, Stage::Fragment, &mut diagnostics);
+    if grammar::has_errors(&diagnostics) {
+        return Translation { vertex: Some(vertex), fragment: Some(fragment), ..empty(diagnostics) };
+    }
+    let pragmas: Vec<String> = parsed.preprocessed.pragmas.iter().map(|p| p.text.clone()).collect();
+    let parameters = semantics::parameter_names(&pragmas);
+    let mut port_diags = Vec::new();
+    let vb = semantics::bind(&vertex, &options.context, &parameters, &mut port_diags);
+    let fb = semantics::bind(&fragment, &options.context, &parameters, &mut port_diags);
+    let conn = connectors::plan(Some(&vertex), Some(&fragment), &mut port_diags);
+    let parameter_pragmas: Vec<String> = pragmas
+        .iter()
+        .filter(|p| p.split_whitespace().nth(1) == Some("parameter") || p.starts_with("#pragma parameter"))
+        .cloned()
+        .collect();
+    let alias_defines: Vec<String> =
+        options.context.aliases.iter().filter(|a| !a.is_empty()).map(|a| format!("{a}_ALIAS")).collect();
+    let header = parsed.root.map(|r| leading_comment(&sources.file(r).text)).unwrap_or_default();
+    let written = slang::write(&WriteInput {
+        vertex: &vertex,
+        fragment: &fragment,
+        vertex_bindings: &vb,
+        fragment_bindings: &fb,
+        connectors: &conn,
+        header,
+        parameter_pragmas,
+        alias_defines,
+    });
+    for d in port_diags.into_iter().chain(written.diagnostics) {
+        if !diagnostics.contains(&d) {
+            diagnostics.push(d);
+        }
+    }
+    let ok = !grammar::has_errors(&diagnostics);
+    Translation {
+        text: ok.then_some(written.text),
+        line_map: written.line_map,
+        diagnostics,
+        vertex: Some(vertex),
+        fragment: Some(fragment),
+    }
+}
+
+/// The comment block at the top of a Cg file (license, author, description), verbatim.
+pub fn leading_comment(text: &str) -> String {
+    let mut end = 0;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    loop {
+        while i < bytes.len() && (bytes[i] as char).is_ascii_whitespace() {
+            i += 1;
+        }
+        if text[i..].starts_with("//") {
+            let e = text[i..].find('\n').map_or(text.len(), |n| i + n);
+            i = e;
+            end = e;
+        } else if text[i..].starts_with("/*") {
+            match text[i + 2..].find("*/") {
+                Some(n) => {
+                    i = i + 2 + n + 2;
+                    end = i;
+                }
+                None => break,
+            }
+        } else {
+            break;
+        }
+    }
+    let block = text[..end].trim_matches('\n');
+    let block = block.trim_start_matches(|c: char| c == '\r' || c == '\n');
+    block.to_owned()
+}
