@@ -71,3 +71,8 @@ pub const E_RESERVED_WORD: &str = "E0205";
 pub const E_BAD_DECLARATION: &str = "E0206";
 /// A matrix swizzle or member name that is malformed.
 pub const E_BAD_SWIZZLE_SYNTAX: &str = "E0207";
+
+/// Preprocessing: a `#warning` directive was reached.
+pub const W_WARNING_DIRECTIVE: &str = "W0105";
+/// A declaration whose type is neither built in nor declared (`vec2 p;`); reported once per name.
+pub const E_UNKNOWN_TYPE_NAME: &str = "E0208";

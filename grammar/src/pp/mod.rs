@@ -1,6 +1,38 @@
 //! The C preprocessor (ANSI C, as the Cg spec requires), working on tokens.
 //!
-//! PLACEHOLDER API: being implemented. See the contract on [`preprocess`].
+//! [`preprocess`] reads a root file (and everything it `#include`s) as logos tokens,
+//! obeys the directives and expands macros, producing the token stream the parser
+//! reads: no `Newline`s, every token still pointing at where it is spelled (its file and
+//! offset) and, through `span.expansion`, at the chain of macro invocations that
+//! produced it. `#pragma` lines are kept verbatim in [`Preprocessed::pragmas`].
+//!
+//! The work is split into small modules: [`state`] (shared state of one run),
+//! [`reader`] (file stack, line structure, directive dispatch), [`directive`] (one
+//! handler per directive), [`cond`] (conditional groups and skipping), [`include`]
+//! (finding and entering files), [`macros`] (definitions), [`expand`] (the macro
+//! expander), [`subst`] (argument substitution, `#` and `##`), [`expr`] (`#if`
+//! arithmetic).
+//!
+//! This module never panics on any input, never stops at the first error, and never
+//! recurses per token or per nesting level: deep `#if` nesting, deep parentheses and
+//! long macro chains are handled with explicit stacks, and the total expansion work is
+//! bounded by [`PpOptions::expansion_budget`].
+//!
+//! Predefined macros: only `__LINE__` and `__FILE__` (plus the `-D` definitions of
+//! [`PpOptions::defines`]). `#include <f>` searches the same places as `#include "f"`.
+
+mod cond;
+mod directive;
+mod expand;
+mod expr;
+mod include;
+mod macros;
+mod reader;
+mod state;
+mod subst;
+
+#[cfg(test)]
+mod tests;
 
 use crate::diagnostic::Diagnostic;
 use crate::lexer::Token;
@@ -22,7 +54,12 @@ pub struct PpOptions {
 
 impl Default for PpOptions {
     fn default() -> PpOptions {
-        PpOptions { include_dirs: Vec::new(), defines: Vec::new(), max_include_depth: 64, expansion_budget: 4_000_000 }
+        PpOptions {
+            include_dirs: Vec::new(),
+            defines: Vec::new(),
+            max_include_depth: 64,
+            expansion_budget: 4_000_000,
+        }
     }
 }
 
@@ -49,15 +86,54 @@ pub struct Preprocessed {
 }
 
 /// Preprocesses `root` (already in `sources`). Never panics, never stops early.
+///
+/// `-D` definitions are written into a `<command line>` pseudo file (so that they have
+/// spans) and processed before the root. `#pragma once` is obeyed and not recorded in
+/// [`Preprocessed::pragmas`]; every other `#pragma` in a taken group is.
 pub fn preprocess(
     sources: &mut SourceMap,
     root: FileId,
     options: &PpOptions,
     fs: &dyn FileSystem,
 ) -> (Preprocessed, Vec<Diagnostic>) {
-    let _ = (options, fs);
-    let text = sources.file(root).text.clone();
-    let (tokens, diags) = crate::lexer::lex(&text, root);
-    let tokens = tokens.into_iter().filter(|t| t.kind != crate::lexer::TokenKind::Newline).collect();
-    (Preprocessed { tokens, pragmas: Vec::new(), files: vec![root] }, diags)
+    let mut pp = state::Pp::new(sources, options, fs);
+    let mut expander = expand::Expander::new();
+    if !options.defines.is_empty() {
+        let text = command_line_text(&options.defines);
+        let id = pp.sources.add_command_line(text);
+        pp.enter_file(id);
+        run(&mut pp, &mut expander);
+    }
+    pp.enter_root(root);
+    run(&mut pp, &mut expander);
+    pp.finish()
+}
+
+/// Expands tokens until every open file has ended.
+fn run(pp: &mut state::Pp<'_>, expander: &mut expand::Expander) {
+    while !pp.stack.is_empty() {
+        if expander.is_idle() {
+            pp.copy_plain_tokens();
+        }
+        match expander.next(pp, expand::Input::File) {
+            Some(t) => pp.out.push(t.tok),
+            None => pp.leave_file(),
+        }
+    }
+}
+
+/// `#define` lines for the `-D` options. A name may carry parameters (`F(x)=x`);
+/// line breaks in names or values become spaces so that each option stays one line.
+fn command_line_text(defines: &[(String, Option<String>)]) -> String {
+    let mut text = String::new();
+    for (name, value) in defines {
+        let clean = |s: &str| s.replace(['\r', '\n'], " ");
+        text.push_str("#define ");
+        text.push_str(&clean(name));
+        text.push(' ');
+        text.push_str(&clean(value.as_deref().unwrap_or("1")));
+        // A trailing space keeps a value ending in `\` from splicing the next line.
+        text.push_str(" \n");
+    }
+    text
 }
