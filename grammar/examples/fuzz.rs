@@ -12,7 +12,8 @@
 //! checked with the invariants shared with the property tests. A panic or a violated
 //! invariant is a crash: the input is saved under `--out` (default `fuzz/artifacts`),
 //! one file per distinct message. A watchdog saves the current input and stops the run
-//! when one input takes longer than `--hang-seconds` (default 20). At the end it prints
+//! when one input takes longer than `--hang-seconds` (default 20). The slowest input of
+//! the run is kept as `slowest.cg` (a hint at quadratic behaviour). At the end it prints
 //! the number of inputs, the duration and the crashes; the exit status is 0 only when
 //! there were none.
 
@@ -296,6 +297,7 @@ fn main() -> ExitCode {
     let mut bytes_total: u64 = 0;
     let mut crashes: u64 = 0;
     let mut distinct: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let mut slowest: (Duration, Vec<u8>) = (Duration::ZERO, Vec::new());
 
     while Instant::now() < deadline {
         let (root, input) = match rng.below(20) {
@@ -326,7 +328,12 @@ fn main() -> ExitCode {
         }
         let mut fs = base.clone();
         fs.insert(root.clone(), input.clone());
+        let began = Instant::now();
         let outcome = panic::catch_unwind(AssertUnwindSafe(|| run_one(&fs, &root)));
+        let took = began.elapsed();
+        if took > slowest.0 {
+            slowest = (took, input.clone());
+        }
         let failure = match outcome {
             Ok(Ok(())) => None,
             Ok(Err(violation)) => Some(format!("invariant: {violation}")),
@@ -379,6 +386,14 @@ fn main() -> ExitCode {
         inputs as f64 / secs.max(1e-9),
         bytes_total as f64 / 1e6,
         distinct.len()
+    );
+    let note = format!("slowest input: {:.1} ms\n", slowest.0.as_secs_f64() * 1e3);
+    let path = save(&options.out, "slowest.cg", &slowest.1, &note);
+    println!(
+        "fuzz: slowest input took {:.1} ms ({} bytes), saved to {}",
+        slowest.0.as_secs_f64() * 1e3,
+        slowest.1.len(),
+        path.display()
     );
     for (message, path) in &distinct {
         println!("  {}: {message}", path.display());

@@ -212,7 +212,7 @@ pub struct StructDef {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StructMember {
     Field(Declaration),
-    Method(Function),
+    Method(Box<Function>),
     Error(Span),
 }
 

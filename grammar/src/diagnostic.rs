@@ -220,7 +220,7 @@ mod tests {
         });
         let d = Diagnostic::error("E0201", "expected an expression")
             .with_primary(Span { expansion: Some(exp), ..Span::new(f, 14, 15) }, "after this `+`");
-        let text = render_plain(&sm, &[d.clone()]);
+        let text = render_plain(&sm, std::slice::from_ref(&d));
         assert!(text.contains("error[E0201]: expected an expression"), "{text}");
         assert!(text.contains("a.cg:2:11"), "{text}");
         assert!(text.contains("in expansion of macro `BAD` (defined at a.cg:1:9)"), "{text}");

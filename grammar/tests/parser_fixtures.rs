@@ -258,9 +258,18 @@ fn deepest_accepted_trees_drop_dump_and_clone_on_a_small_stack() {
 
 #[test]
 fn too_deep_brackets_inside_a_function_skip_only_that_function() {
-    let text = format!("void f() {{ x = {}1{}; y = 2; }}\nfloat after = 2;\n", "(".repeat(300), ")".repeat(300));
+    let text = format!(
+        "void f() {{ x = {}1{}; y = 2; }}\nfloat after = 2;\n",
+        "(".repeat(300),
+        ")".repeat(300)
+    );
     let (sources, result) = parse_text(&text);
-    assert_eq!(codes(&result), ["E0204"], "{}", render_plain(&sources, &result.diagnostics));
+    assert_eq!(
+        codes(&result),
+        ["E0204"],
+        "{}",
+        render_plain(&sources, &result.diagnostics)
+    );
     assert_eq!(result.unit.items.len(), 2);
     assert!(matches!(result.unit.items[0], Item::Error(_)));
     assert!(matches!(result.unit.items[1], Item::Declaration(_)));

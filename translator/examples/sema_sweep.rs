@@ -105,7 +105,7 @@ fn main() {
         start.elapsed().as_secs_f64()
     );
     let mut top: Vec<_> = reasons.into_iter().collect();
-    top.sort_by(|a, b| b.1.cmp(&a.1));
+    top.sort_by_key(|t| std::cmp::Reverse(t.1));
     for (r, n) in top.iter().take(40) {
         println!("{n:5}  {r}");
     }

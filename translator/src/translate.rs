@@ -123,6 +123,6 @@ pub fn leading_comment(text: &str) -> String {
         }
     }
     let block = text[..end].trim_matches('\n');
-    let block = block.trim_start_matches(|c: char| c == '\r' || c == '\n');
+    let block = block.trim_start_matches(['\r', '\n']);
     block.to_owned()
 }

@@ -123,6 +123,54 @@ fn precedence(op: BinaryOp) -> u8 {
     }
 }
 
+/// Call or constructor arguments as read, and the depth of the deepest.
+#[derive(Debug, Default)]
+pub struct Args {
+    pub list: Vec<Expr>,
+    pub d: u32,
+}
+
+impl Args {
+    pub fn push(mut self, x: X) -> Args {
+        if self.list.capacity() == 0 {
+            self.list.reserve(4);
+        }
+        self.d = self.d.max(x.d);
+        self.list.push(*x.e);
+        self
+    }
+}
+
+/// The statements of a block as read, and the depth of the deepest.
+#[derive(Debug, Default)]
+pub struct Stmts {
+    pub list: Vec<Stmt>,
+    pub d: u32,
+}
+
+impl Stmts {
+    pub fn push(mut self, s: St) -> Stmts {
+        self.d = self.d.max(s.d);
+        let s = *s.s;
+        // Error recovery stops before the `;` that ends a broken statement; fold that `;`
+        // into the error instead of keeping it as an empty statement.
+        if let (StmtKind::Empty, Some(prev)) = (&s.kind, self.list.last_mut()) {
+            if matches!(prev.kind, StmtKind::Error)
+                && prev.span.file == s.span.file
+                && prev.span.end <= s.span.start
+            {
+                prev.span.end = s.span.end;
+                return self;
+            }
+        }
+        if self.list.capacity() == 0 {
+            self.list.reserve(8);
+        }
+        self.list.push(s);
+        self
+    }
+}
+
 /// Read-only context of one parse: the sources and the preprocessed tokens.
 pub struct Ctx<'a> {
     pub sources: &'a SourceMap,
@@ -353,12 +401,12 @@ impl<'a> Ctx<'a> {
         ty: Box<TypeSpec>,
         array: Vec<Box<ArraySize>>,
         ty_end: usize,
-        args: Vec<X>,
+        args: Args,
         l: usize,
         r: usize,
     ) -> PResult<X> {
         let (ty, array) = (*ty, unbox(array));
-        let (args, d) = unwrap_args(args);
+        let Args { list: args, d } = args;
         let span = if array.is_empty() {
             ty.span()
         } else {
@@ -368,8 +416,8 @@ impl<'a> Ctx<'a> {
         self.expr(ExprKind::Constructor { ty, args }, l, r, d)
     }
 
-    pub fn call(&self, callee: X, args: Vec<X>, l: usize, r: usize) -> PResult<X> {
-        let (args, d) = unwrap_args(args);
+    pub fn call(&self, callee: X, args: Args, l: usize, r: usize) -> PResult<X> {
+        let Args { list: args, d } = args;
         let d = d.max(callee.d);
         self.expr(
             ExprKind::Call {
@@ -433,26 +481,8 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    pub fn block(&self, stmts: Vec<St>, l: usize, r: usize) -> PResult<Bl> {
-        let mut d = 0;
-        let mut list: Vec<Stmt> = Vec::with_capacity(stmts.len());
-        for s in stmts {
-            d = d.max(s.d);
-            let s = *s.s;
-            // Error recovery stops before the `;` that ends a broken statement; fold that
-            // `;` into the error instead of keeping it as an empty statement.
-            if let (StmtKind::Empty, Some(prev)) = (&s.kind, list.last_mut()) {
-                if matches!(prev.kind, StmtKind::Error)
-                    && prev.span.file == s.span.file
-                    && prev.span.end <= s.span.start
-                {
-                    prev.span.end = s.span.end;
-                    continue;
-                }
-            }
-            list.push(s);
-        }
-        let stmts = list;
+    pub fn block(&self, stmts: Stmts, l: usize, r: usize) -> PResult<Bl> {
+        let Stmts { list: stmts, d } = stmts;
         let d = d + 1;
         if d > MAX_STMT_DEPTH {
             return Err(Self::too_deep(l, "block"));
@@ -623,18 +653,6 @@ impl<'a> Ctx<'a> {
     }
 }
 
-fn unwrap_args(args: Vec<X>) -> (Vec<Expr>, u32) {
-    let mut d = 0;
-    let args = args
-        .into_iter()
-        .map(|x| {
-            d = d.max(x.d);
-            *x.e
-        })
-        .collect();
-    (args, d)
-}
-
 /// `f(void)` has no parameters.
 pub fn params(list: Vec<Box<Parameter>>) -> Vec<Parameter> {
     let list = unbox(list);
@@ -759,11 +777,17 @@ pub fn error_diagnostic(ctx: &Ctx<'_>, e: PError) -> (usize, Diagnostic) {
         ParseError::User {
             error: PErr::TooDeep { at, what },
         } => {
-            let d = Diagnostic::error(codes::E_NESTING_TOO_DEEP, format!("{what} nested too deeply"))
-                .with_primary(ctx.span(at, at + 1), "nesting limit exceeded in the construct starting here")
-                .with_note(format!(
-                    "expressions may nest {MAX_EXPR_DEPTH} and statements {MAX_STMT_DEPTH} levels deep; this declaration is skipped"
-                ));
+            let limit = if what == "expression" {
+                MAX_EXPR_DEPTH
+            } else {
+                MAX_STMT_DEPTH
+            };
+            let d = Diagnostic::error(codes::E_NESTING_TOO_DEEP, format!("{what} nested more than {limit} levels deep"))
+                .with_primary(ctx.span(at, at + 1), "the level past the limit starts here")
+                .with_note(
+                    "every operator, call, member access and index is one level (a chain of 300 `+` is 300 \
+                     levels), and every nested statement or block one more; the parser skips this declaration",
+                );
             (at, d)
         }
     }

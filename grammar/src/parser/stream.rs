@@ -4,7 +4,10 @@
 //! each is to the grammar (the C "lexer hack"):
 //! - keywords and built-in types through [`crate::lexer::classify`];
 //! - names declared by `struct S`, `interface I` and `typedef ... T;` become
-//!   [`Tok::UserType`] from that point to the end of the enclosing `{}` block;
+//!   [`Tok::UserType`] from that point to the end of the enclosing `{}` block; a
+//!   declarator that reuses a type's name right after a type (`float3 input = ...;`,
+//!   `(in coords coords)`) hides the type until the end of its scope (for parameters
+//!   and `for` variables: of the body that follows);
 //! - any word after `.`, and the tag after `struct`/`interface`, is a plain
 //!   [`Tok::Ident`] (so members may share a type's name: `v.float4`, `s.input`);
 //! - `unsigned int` is one [`Tok::TypeName`]; `texture`, `vector`, `matrix` are types
@@ -12,6 +15,9 @@
 //! - a CgFX `technique ... { ... }` block at file scope is one [`Tok::Technique`]
 //!   (its body is matched by braces, never parsed);
 //! - reserved words are reported (E0205) and read as names;
+//! - a name where a declaration's type belongs (`vec2 p = ...;`: two names in a row
+//!   before `;`, `=`, `,`, `[`, `:`, `)`) is reported once as an unknown type (E0208)
+//!   and then read as a type, so the declaration still parses;
 //! - brackets nested deeper than [`MAX_NESTING`] are reported once (E0204) and the region
 //!   up to the bracket that closes the outermost one becomes one [`Tok::Skipped`].
 //!

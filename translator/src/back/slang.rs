@@ -597,8 +597,6 @@ impl<'a> StageWriter<'a> {
                 };
                 if g == "float" || g == "int" || g == "uint" {
                     zero.to_owned()
-                } else if t.is_matrix() {
-                    format!("{g}({zero})")
                 } else {
                     format!("{g}({zero})")
                 }

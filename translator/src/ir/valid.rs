@@ -63,20 +63,20 @@ impl<'a> Validator<'a> {
         }
     }
 
-    fn block(&mut self, f: &Function, b: &Block, used: &mut Vec<bool>) {
+    fn block(&mut self, f: &Function, b: &Block, used: &mut [bool]) {
         for (s, _) in &b.stmts {
             self.stmt(f, s, used);
         }
     }
 
-    fn cond(&mut self, f: &Function, h: Handle<Expr>, used: &mut Vec<bool>, what: &str) {
+    fn cond(&mut self, f: &Function, h: Handle<Expr>, used: &mut [bool], what: &str) {
         self.expr_tree(&f.exprs, h, used, Some(f), what);
         if f.exprs.contains(h) && f.exprs[h].ty != Type::BOOL {
             self.err(format!("{}: {what} condition is not bool", f.name));
         }
     }
 
-    fn stmt(&mut self, f: &Function, s: &Stmt, used: &mut Vec<bool>) {
+    fn stmt(&mut self, f: &Function, s: &Stmt, used: &mut [bool]) {
         match s {
             Stmt::Block(b) => self.block(f, b, used),
             Stmt::Expr(h) => self.expr_tree(&f.exprs, *h, used, Some(f), "statement"),
@@ -147,7 +147,7 @@ impl<'a> Validator<'a> {
     }
 
     /// Checks the tree under `root` iteratively (no recursion on user-controlled depth).
-    fn expr_tree(&mut self, exprs: &Exprs, root: Handle<Expr>, used: &mut Vec<bool>, f: Option<&Function>, what: &str) {
+    fn expr_tree(&mut self, exprs: &Exprs, root: Handle<Expr>, used: &mut [bool], f: Option<&Function>, what: &str) {
         let mut work = vec![root];
         while let Some(h) = work.pop() {
             if !exprs.contains(h) {

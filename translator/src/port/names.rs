@@ -87,16 +87,13 @@ impl Namer {
         if base.is_empty() {
             base = "v".into();
         }
+        let free = |n: &str, taken: &HashSet<String>| !taken.contains(n) && !is_reserved(n);
         let mut candidate = base.clone();
-        if is_reserved(&candidate) || candidate != wanted {
-            if !self.taken.contains(&candidate) && !is_reserved(&candidate) {
-                self.taken.insert(candidate.clone());
-                return candidate;
-            }
+        if !free(&candidate, &self.taken) {
             candidate = format!("{base}_");
         }
         let mut n = 2;
-        while self.taken.contains(&candidate) || is_reserved(&candidate) {
+        while !free(&candidate, &self.taken) {
             candidate = format!("{base}_{n}");
             n += 1;
         }

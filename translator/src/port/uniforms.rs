@@ -34,7 +34,7 @@ impl Layout {
 pub fn layout(uses: &BTreeMap<Uniform, usize>) -> Layout {
     let mut candidates: Vec<(&Uniform, usize)> = uses.iter().filter(|(u, _)| **u != Uniform::Mvp).map(|(u, n)| (u, *n)).collect();
     // Most used first; ties keep the BTreeMap's (deterministic) order.
-    candidates.sort_by(|a, b| b.1.cmp(&a.1));
+    candidates.sort_by_key(|c| std::cmp::Reverse(c.1));
     let mut push = Vec::new();
     let mut ubo = Vec::new();
     let mut used = 0u32;

@@ -22,6 +22,10 @@ use grammar::{Diagnostic, Span};
 
 type H = Handle<Expr>;
 
+/// A user function as overload resolution sees it: handle, parameter types, required
+/// parameter count, profiles.
+type UserCandidate = (Handle<ir::Function>, Vec<Type>, usize, Vec<String>);
+
 impl<'a> Lowerer<'a> {
     fn add(&mut self, kind: ExprKind, ty: Type, span: Span) -> H {
         self.exprs().append(Expr { kind, ty }, span)
@@ -531,16 +535,14 @@ impl<'a> Lowerer<'a> {
                 }
                 Type::Vector(s, n.min(m))
             }
-            (Type::Matrix { scalar, rows: r1, cols: c1 }, Type::Matrix { rows: r2, cols: c2, .. }) => {
-                if (r1 <= r2 && c1 <= c2) || (r2 <= r1 && c2 <= c1) {
-                    if (r1, c1) != (r2, c2) {
-                        let (x, y) = (self.type_name(a), self.type_name(b));
-                        self.warn(codes::W_TRUNCATION, span, format!("implicit truncation: `{op}` on {x} and {y}"));
-                    }
-                    Type::mat(scalar, r1.min(r2), c1.min(c2))
-                } else {
-                    return Err(());
+            (Type::Matrix { scalar, rows: r1, cols: c1 }, Type::Matrix { rows: r2, cols: c2, .. })
+                if (r1 <= r2 && c1 <= c2) || (r2 <= r1 && c2 <= c1) =>
+            {
+                if (r1, c1) != (r2, c2) {
+                    let (x, y) = (self.type_name(a), self.type_name(b));
+                    self.warn(codes::W_TRUNCATION, span, format!("implicit truncation: `{op}` on {x} and {y}"));
                 }
+                Type::mat(scalar, r1.min(r2), c1.min(c2))
             }
             _ => return Err(()),
         };
@@ -600,7 +602,7 @@ impl<'a> Lowerer<'a> {
                 self.error(codes::E_BAD_OPERANDS, span, format!("`?:` operands have different types {x} and {y}"));
                 return None;
             }
-            let c = self.to_bool_scalar(c, span)?;
+            let c = self.bool_condition(c, span)?;
             return Some(self.add(ExprKind::Select { cond: c, accept: a, reject: b }, ta, span));
         }
         if !ta.is_numeric_shape() || !tb.is_numeric_shape() || !tc.is_numeric_shape() {
@@ -645,7 +647,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A condition (`if`, loops): a bool scalar; numeric scalars compare with zero.
-    pub(super) fn to_bool_scalar(&mut self, h: H, span: Span) -> Option<H> {
+    pub(super) fn bool_condition(&mut self, h: H, span: Span) -> Option<H> {
         let t = self.ty(h);
         match t {
             Type::Scalar(_) | Type::Vector(_, 1) => self.build_conversion(h, Type::BOOL, span),
@@ -1056,7 +1058,7 @@ impl<'a> Lowerer<'a> {
     /// Resolves and builds a call of `key` (a free function name or `S::method`).
     fn resolve_call(&mut self, key: &str, display: &str, args: Vec<H>, span: Span, with_stdlib: bool) -> Option<H> {
         let arg_types: Vec<Type> = args.iter().map(|&a| self.ty(a)).collect();
-        let user: Vec<(Handle<ir::Function>, Vec<Type>, usize, Vec<String>)> = self
+        let user: Vec<UserCandidate> = self
             .functions
             .get(key)
             .map(|l| l.iter().map(|e| (e.handle, e.param_types.clone(), e.required, e.profiles.clone())).collect())

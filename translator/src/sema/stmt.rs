@@ -110,7 +110,7 @@ impl<'a> Lowerer<'a> {
 
     fn condition(&mut self, e: &'a ast::Expr) -> Option<crate::ir::Handle<crate::ir::Expr>> {
         let h = self.expr(e)?;
-        self.to_bool_scalar(h, e.span)
+        self.bool_condition(h, e.span)
     }
 
     fn loop_body(&mut self, body: &'a ast::Stmt) -> Block {

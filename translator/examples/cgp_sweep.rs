@@ -1,0 +1,195 @@
+//! Sweeps a directory of `.cgp` presets through the preset loader and prints how many
+//! load cleanly, load with warnings, or fail, with the reasons (diagnostic code and
+//! message shape) counted. Also counts shader and LUT paths that do not exist on disk
+//! (not a loader failure: RetroArch would fail later, when compiling or loading images),
+//! and writes each loaded preset as `.slangp` and reads it back as a round-trip check.
+//!
+//! Usage: cargo run -p translator --example cgp_sweep -- DIR [--list] [--warnings]
+//!
+//! `--list` prints every failing preset with its errors; `--warnings` every warning.
+
+use grammar::diagnostic::render_short;
+use grammar::{RealFs, Severity, SourceMap};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use translator::preset::{load_cgp, parse_slangp_str, write_slangp};
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p.extension().is_some_and(|e| e == "cgp") {
+            out.push(p);
+        }
+    }
+}
+
+/// A message with quoted names and numbers blanked, so similar messages group.
+fn shape(message: &str) -> String {
+    let mut out = String::new();
+    let mut in_tick = false;
+    for c in message.chars() {
+        if c == '`' {
+            in_tick = !in_tick;
+            if in_tick {
+                out.push_str("`_");
+            } else {
+                out.push('`');
+            }
+        } else if !in_tick {
+            out.push(if c.is_ascii_digit() { '#' } else { c });
+        }
+    }
+    out
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(dir) = args.get(1) else {
+        eprintln!("usage: cgp_sweep DIR [--list] [--warnings]");
+        std::process::exit(2);
+    };
+    let list = args.iter().any(|a| a == "--list");
+    let show_warnings = args.iter().any(|a| a == "--warnings");
+    let mut files = Vec::new();
+    walk(Path::new(dir), &mut files);
+    let (mut clean, mut warned, mut failed) = (0usize, 0usize, 0usize);
+    let mut errors: BTreeMap<String, usize> = BTreeMap::new();
+    let mut warnings: BTreeMap<String, usize> = BTreeMap::new();
+    let mut warned_files: BTreeMap<String, usize> = BTreeMap::new();
+    let (mut missing_shaders, mut missing_luts, mut round_trip_bad) = (0usize, 0usize, 0usize);
+    let mut missing_list = Vec::new();
+    let mut failures = Vec::new();
+    for f in &files {
+        let mut sources = SourceMap::new();
+        let (preset, diags) = load_cgp(&mut sources, f, &RealFs);
+        let mut codes_here = std::collections::BTreeSet::new();
+        for d in &diags {
+            let key = format!("{} {}", d.code, shape(&d.message));
+            match d.severity {
+                Severity::Error => *errors.entry(key).or_default() += 1,
+                _ => {
+                    *warnings.entry(key).or_default() += 1;
+                    codes_here.insert(d.code);
+                }
+            }
+        }
+        for c in codes_here {
+            *warned_files.entry(c.to_owned()).or_default() += 1;
+        }
+        let rel = f.strip_prefix(dir).unwrap_or(f).display().to_string();
+        match preset {
+            None => {
+                failed += 1;
+                failures.push((rel.clone(), render_short(&sources, &diags)));
+            }
+            Some(p) => {
+                if diags.is_empty() {
+                    clean += 1;
+                } else {
+                    warned += 1;
+                    if show_warnings {
+                        print!("{}", render_short(&sources, &diags));
+                    }
+                }
+                for pass in &p.passes {
+                    if !pass.shader_resolved.is_file() {
+                        missing_shaders += 1;
+                        missing_list.push(format!("{rel}: shader {}", pass.shader.display()));
+                    }
+                }
+                for lut in &p.textures {
+                    if !lut.resolved.is_file() {
+                        missing_luts += 1;
+                        missing_list.push(format!(
+                            "{rel}: texture {} = {}",
+                            lut.name,
+                            lut.path.display()
+                        ));
+                    }
+                }
+                let shader_paths: Vec<String> = p
+                    .passes
+                    .iter()
+                    .map(|s| {
+                        s.shader
+                            .with_extension("slang")
+                            .to_string_lossy()
+                            .into_owned()
+                    })
+                    .collect();
+                let lut_paths: Vec<String> = p
+                    .textures
+                    .iter()
+                    .map(|l| l.path.to_string_lossy().into_owned())
+                    .collect();
+                let text = write_slangp(&p, &shader_paths, &lut_paths);
+                let mut s2 = SourceMap::new();
+                let (back, d2) = parse_slangp_str(&mut s2, "out.slangp", &text);
+                let same = back.as_ref().is_some_and(|b| {
+                    b.passes.len() == p.passes.len()
+                        && b.textures.len() == p.textures.len()
+                        && b.parameters == p.parameters
+                        && b.passes.iter().zip(&p.passes).all(|(x, y)| {
+                            (
+                                x.filter_linear,
+                                x.wrap_mode,
+                                x.mipmap_input,
+                                &x.alias,
+                                x.frame_count_mod,
+                            ) == (
+                                y.filter_linear,
+                                y.wrap_mode,
+                                y.mipmap_input,
+                                &y.alias,
+                                y.frame_count_mod,
+                            ) && (x.scale == y.scale || y.scale.is_none())
+                        })
+                });
+                if !same || !d2.is_empty() {
+                    round_trip_bad += 1;
+                    eprintln!("round trip differs: {rel}\n{}", render_short(&s2, &d2));
+                }
+            }
+        }
+    }
+    println!("presets: {}", files.len());
+    println!("  loaded clean:         {clean}");
+    println!("  loaded with warnings: {warned}");
+    println!("  failed:               {failed}");
+    println!(
+        "  shader paths missing on disk: {missing_shaders}; texture paths missing: {missing_luts}"
+    );
+    println!("  .slangp round trip mismatches: {round_trip_bad}");
+    if !errors.is_empty() {
+        println!("errors (count, code, message shape):");
+        for (k, n) in &errors {
+            println!("  {n:5}  {k}");
+        }
+    }
+    if !warnings.is_empty() {
+        println!("warnings (count, code, message shape):");
+        let mut w: Vec<_> = warnings.iter().collect();
+        w.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        for (k, n) in w {
+            println!("  {n:5}  {k}");
+        }
+        println!("presets with each warning code:");
+        for (c, n) in &warned_files {
+            println!("  {n:5}  {c}");
+        }
+    }
+    if list {
+        for (f, d) in &failures {
+            println!("FAIL {f}\n{d}");
+        }
+        for m in &missing_list {
+            println!("MISSING {m}");
+        }
+    }
+}
