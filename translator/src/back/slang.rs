@@ -1284,6 +1284,9 @@ impl<'a> StageWriter<'a> {
         }
         if let ExprKind::Var(v) = exprs[base].kind {
             let entry_or_global = matches!(v, Var::Global(_)) || (self.in_entry && matches!(v, Var::Param(_)));
+            if entry_or_global && matches!(self.b.of(v), Some(Binding::Invalid)) {
+                return (self.zero(ty), PRIMARY);
+            }
             if entry_or_global && matches!(self.b.of(v), Some(Binding::Unbound)) {
                 let name = match v {
                     Var::Param(i) => self.m.functions[self.cur.unwrap_or(Handle::new(0))].params[i as usize].name.clone(),

@@ -31,6 +31,8 @@ pub enum Binding {
     Unbound,
     /// A private global (static, const): emitted as a GLSL global.
     Private,
+    /// A name the runtime would not have bound in this pass; already reported.
+    Invalid,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -128,7 +130,7 @@ fn uniform_binding(
                     Diagnostic::error(codes::E_UNBOUND_NAME, format!("{}; the Cg runtime bound nothing to it", e.message))
                         .with_primary(span, "declared here"),
                 );
-                return Binding::Unbound;
+                return Binding::Invalid;
             }
         }
         let _ = module;

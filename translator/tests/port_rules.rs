@@ -1,0 +1,125 @@
+//! One snapshot per porting rule: a small Cg program, translated in a given preset
+//! context, and the exact slang text it becomes. A change to any rule shows up here as
+//! a reviewable diff (`cargo insta review`).
+
+use grammar::{MemoryFs, PpOptions, SourceMap};
+use translator::retro::PassContext;
+use translator::translate::{translate, TranslateOptions};
+
+const HEADER: &str = "struct input { float2 video_size; float2 texture_size; float2 output_size; float frame_count; float frame_direction; };\n\
+struct orig { float2 tex_coord; float2 video_size; float2 texture_size; sampler2D texture; };\n";
+
+const VERTEX: &str = "void main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0, uniform float4x4 modelViewProj)\n\
+{ oPosition = mul(modelViewProj, position); oTex = tex; }\n";
+
+/// Translates `src` in `ctx`; returns the text or the rendered diagnostics.
+fn port(src: &str, ctx: PassContext) -> String {
+    let mut sources = SourceMap::new();
+    let pp = PpOptions { defines: vec![("PARAMETER_UNIFORM".into(), None)], ..PpOptions::default() };
+    let parsed = grammar::parse_str(&mut sources, "rule.cg", src, &pp, &MemoryFs::new());
+    let t = translate(&sources, &parsed, &TranslateOptions { context: ctx, ..TranslateOptions::default() });
+    match t.text {
+        Some(text) => text,
+        None => format!("ERRORS:\n{}", grammar::diagnostic::render_plain(&sources, &t.diagnostics)),
+    }
+}
+
+fn ctx(pass: usize, passes: usize) -> PassContext {
+    PassContext { pass, passes, aliases: vec![String::new(); passes], feedback_pass: None, luts: Vec::new() }
+}
+
+fn frag(body: &str, params: &str) -> String {
+    format!("{HEADER}{VERTEX}float4 main_fragment(float2 tex : TEXCOORD0, uniform sampler2D s0 : TEXUNIT0, uniform input IN{params}) : COLOR\n{{\n{body}\n}}\n")
+}
+
+#[test]
+fn rule_in_fields_map_to_size_and_counters() {
+    let src = frag("float2 a = IN.video_size + IN.texture_size; float2 o = IN.output_size; float t = IN.frame_count + IN.frame_direction;\nreturn float4(a / o, t, 1.0) * tex2D(s0, tex);", "");
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_pass_numbering_is_one_based() {
+    // Pass 3 reads PASS1 (output of pass 0) and PASS3 (pass 2), and PASSPREV2 (pass 1).
+    let src = frag("return tex2D(PASS1.texture, tex) + tex2D(PASS3.texture, tex * PASS3.video_size) + tex2D(PASSPREV2.texture, tex) + tex2D(PASSPREV4.texture, tex);", ", uniform orig PASS1, uniform orig PASS3, uniform orig PASSPREV2, uniform orig PASSPREV4");
+    insta::assert_snapshot!(port(&src, ctx(3, 4)));
+}
+
+#[test]
+fn rule_passprev_in_pass_zero_is_an_error() {
+    let src = frag("return tex2D(PASSPREV1.texture, tex);", ", uniform orig PASSPREV1");
+    insta::assert_snapshot!(port(&src, ctx(0, 2)));
+}
+
+#[test]
+fn rule_history_feedback_aliases_and_luts() {
+    let src = frag("return tex2D(PREV.texture, tex) + tex2D(PREV6.texture, tex) + tex2D(FEEDBACK.texture, tex) + tex2D(FIRST.texture, tex * FIRST.video_size) + tex2D(grade, tex);", ", uniform orig PREV, uniform orig PREV6, uniform orig FEEDBACK, uniform orig FIRST, uniform sampler2D grade");
+    let mut c = ctx(2, 3);
+    c.aliases[0] = "FIRST".into();
+    c.feedback_pass = Some(1);
+    c.luts = vec!["grade".into()];
+    insta::assert_snapshot!(port(&src, c));
+}
+
+#[test]
+fn rule_connector_structs_flatten_to_locations() {
+    let src = format!("{HEADER}struct out_vertex {{ float4 position : POSITION; float2 uv : TEXCOORD0; float4 t1 : TEXCOORD1; float4 col : COLOR; }};\n\
+out_vertex main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, float4 color : COLOR, uniform float4x4 modelViewProj, uniform input IN)\n\
+{{ out_vertex OUT; OUT.position = mul(modelViewProj, position); OUT.uv = tex; OUT.t1 = tex.xyxy + float4(-1, -1, 1, 1) / IN.texture_size.xyxy; OUT.col = color; return OUT; }}\n\
+float4 main_fragment(in out_vertex VAR, uniform sampler2D s0 : TEXUNIT0) : COLOR\n\
+{{ return tex2D(s0, VAR.uv) * VAR.col + tex2D(s0, VAR.t1.xy) - tex2D(s0, VAR.t1.zw); }}\n");
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_matrix_convention_with_non_symmetric_matrices() {
+    let src = frag("float3x2 m = float3x2(1, 2, 3, 4, 5, 6); float2 v = tex; float3 a = mul(m, v); float2 b = mul(a, m); float2x4 n = float2x4(1, 0, 0, 1, 0, 1, 1, 0); float3x4 p = mul(m, n); float e = m._m21 + m[2].y;\nreturn float4(a + p[0].xyz, b.x + e);", "");
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_stdlib_with_cg_semantics() {
+    let src = frag("float2 a = fmod(tex, 0.3); float2 b = frac(tex) + saturate(tex * 2.0) + lerp(a, tex, 0.25); float c = atan2(tex.y, tex.x) + rsqrt(2.0) + log10(tex.x); float4 d = tex2Dlod(s0, float4(tex, 0.0, 1.0)) + tex2Dbias(s0, float4(tex, 0.0, -1.0)) + tex2Dproj(s0, float3(tex, 2.0));\nfloat s; float k; sincos(c, s, k); clip(a.x - 0.1);\nreturn d * s * k + float4(ddx(tex), ddy(tex));", "");
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_bool_vectors_are_componentwise() {
+    let src = frag("float4 a = tex2D(s0, tex); float4 b = tex2D(s0, tex + 0.1); bool4 m = a > b; bool4 n = (a == b) || !m && (a < 0.5); float4 r = n ? a : b; bool any_m = any(m);\nreturn any_m ? r : a;", "");
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_parameters_fill_the_push_block_then_spill_to_the_ubo() {
+    let mut pragmas = String::new();
+    let mut uniforms = String::new();
+    let mut sum = String::from("0.0");
+    for i in 0..40 {
+        pragmas.push_str(&format!("#pragma parameter P{i:02} \"Parameter {i}\" 0.5 0.0 1.0 0.01\n"));
+        uniforms.push_str(&format!("uniform float P{i:02};\n"));
+        sum.push_str(&format!(" + P{i:02}"));
+    }
+    let src = format!("{pragmas}#ifdef PARAMETER_UNIFORM\n{uniforms}#endif\n{}", frag(&format!("return tex2D(s0, tex) * ({sum});"), ""));
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_glsl_reserved_names_are_renamed() {
+    let src = frag("float3 input = tex2D(s0, tex).rgb; float sample = input.r; float3 mix = input * sample; float filter = 2.0;\nreturn float4(mix * filter, 1.0);", "");
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_helpers_defaults_overloads_and_methods() {
+    let src = format!("{HEADER}{VERTEX}struct Tone {{ float gain; float3 apply(float3 c) {{ return c * gain; }} }};\n\
+float3 boost(float3 c, float k = 1.5) {{ return c * k; }}\nfloat3 boost(half3 c) {{ return c * 2.0; }}\n\
+float4 main_fragment(float2 tex : TEXCOORD0, uniform sampler2D s0 : TEXUNIT0) : COLOR\n\
+{{ Tone t; t.gain = 0.5; float3 c = tex2D(s0, tex).rgb; half3 h = c; return float4(t.apply(boost(c)) + boost(h), 1.0); }}\n");
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_implicit_conversions_become_explicit() {
+    let src = frag("float4 c = tex2D(s0, tex); float3 rgb = c; int i = c.r * 10.0; float f = i / 3; bool b = c.a; half h = 0.5; float g = h * 2.0;\nreturn float4(rgb * f, b ? g : 0.0);", "");
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
