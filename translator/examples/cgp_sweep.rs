@@ -4,17 +4,20 @@
 //! (not a loader failure: RetroArch would fail later, when compiling or loading images),
 //! and writes each loaded preset as `.slangp` and reads it back as a round-trip check.
 //!
-//! Usage: cargo run -p translator --example cgp_sweep -- DIR [--list] [--warnings]
+//! Usage: cargo run -p translator --example cgp_sweep -- DIR [--list] [--warnings] [--slangp]
 //!
-//! `--list` prints every failing preset with its errors; `--warnings` every warning.
+//! `--list` prints every failing preset with its errors; `--warnings` every warning;
+//! `--slangp` sweeps `.slangp` files with the slang reader instead (no round trip).
 
 use grammar::diagnostic::render_short;
 use grammar::{RealFs, Severity, SourceMap};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use translator::preset::{load_cgp, parse_slangp_str, write_slangp};
+use translator::preset::{
+    load_cgp, load_slangp, parse_slangp_str, write_slangp_with_notes, WriteNote,
+};
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
@@ -22,8 +25,8 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            walk(&p, out);
-        } else if p.extension().is_some_and(|e| e == "cgp") {
+            walk(&p, ext, out);
+        } else if p.extension().is_some_and(|e| e == ext) {
             out.push(p);
         }
     }
@@ -56,8 +59,14 @@ fn main() {
     };
     let list = args.iter().any(|a| a == "--list");
     let show_warnings = args.iter().any(|a| a == "--warnings");
+    let slangp = args.iter().any(|a| a == "--slangp");
     let mut files = Vec::new();
-    walk(Path::new(dir), &mut files);
+    walk(
+        Path::new(dir),
+        if slangp { "slangp" } else { "cgp" },
+        &mut files,
+    );
+    let mut notes: BTreeMap<&'static str, usize> = BTreeMap::new();
     let (mut clean, mut warned, mut failed) = (0usize, 0usize, 0usize);
     let mut errors: BTreeMap<String, usize> = BTreeMap::new();
     let mut warnings: BTreeMap<String, usize> = BTreeMap::new();
@@ -67,7 +76,11 @@ fn main() {
     let mut failures = Vec::new();
     for f in &files {
         let mut sources = SourceMap::new();
-        let (preset, diags) = load_cgp(&mut sources, f, &RealFs);
+        let (preset, diags) = if slangp {
+            load_slangp(&mut sources, f, &RealFs)
+        } else {
+            load_cgp(&mut sources, f, &RealFs)
+        };
         let mut codes_here = std::collections::BTreeSet::new();
         for d in &diags {
             let key = format!("{} {}", d.code, shape(&d.message));
@@ -113,6 +126,9 @@ fn main() {
                         ));
                     }
                 }
+                if slangp {
+                    continue;
+                }
                 let shader_paths: Vec<String> = p
                     .passes
                     .iter()
@@ -128,12 +144,30 @@ fn main() {
                     .iter()
                     .map(|l| l.path.to_string_lossy().into_owned())
                     .collect();
-                let text = write_slangp(&p, &shader_paths, &lut_paths);
+                let written = write_slangp_with_notes(&p, &shader_paths, &lut_paths);
+                for n in &written.notes {
+                    *notes
+                        .entry(match n {
+                            WriteNote::FeedbackPassDropped(_) => "feedback_pass dropped",
+                            WriteNote::ScaleKeysIgnored { .. } => {
+                                "scale keys without a type not written"
+                            }
+                            WriteNote::ExplicitSourceScale { .. } => {
+                                "explicit source x1 scale added (float/sRGB flag kept)"
+                            }
+                            WriteNote::UnlistedValuesDropped(_) => {
+                                "unlisted parameter values dropped"
+                            }
+                            WriteNote::MissingShaderPath { .. } => "shader path derived",
+                            WriteNote::MissingLutPath { .. } => "LUT path kept",
+                            WriteNote::Unrepresentable { .. } => "unrepresentable value",
+                        })
+                        .or_default() += 1;
+                }
                 let mut s2 = SourceMap::new();
-                let (back, d2) = parse_slangp_str(&mut s2, "out.slangp", &text);
+                let (back, d2) = parse_slangp_str(&mut s2, "out.slangp", &written.text);
                 let same = back.as_ref().is_some_and(|b| {
                     b.passes.len() == p.passes.len()
-                        && b.textures.len() == p.textures.len()
                         && b.parameters == p.parameters
                         && b.passes.iter().zip(&p.passes).all(|(x, y)| {
                             (
@@ -148,7 +182,14 @@ fn main() {
                                 y.mipmap_input,
                                 &y.alias,
                                 y.frame_count_mod,
-                            ) && (x.scale == y.scale || y.scale.is_none())
+                            ) && (x.float_framebuffer, x.srgb_framebuffer)
+                                == (y.float_framebuffer, y.srgb_framebuffer)
+                                && (x.scale == y.scale || y.scale.is_none())
+                        })
+                        && b.textures.len() == p.textures.len()
+                        && b.textures.iter().zip(&p.textures).all(|(x, y)| {
+                            (&x.name, x.linear, x.wrap_mode, x.mipmap)
+                                == (&y.name, y.linear, y.wrap_mode, y.mipmap)
                         })
                 });
                 if !same || !d2.is_empty() {
@@ -166,6 +207,9 @@ fn main() {
         "  shader paths missing on disk: {missing_shaders}; texture paths missing: {missing_luts}"
     );
     println!("  .slangp round trip mismatches: {round_trip_bad}");
+    for (n, count) in &notes {
+        println!("  writer note: {n}: {count} time(s)");
+    }
     if !errors.is_empty() {
         println!("errors (count, code, message shape):");
         for (k, n) in &errors {

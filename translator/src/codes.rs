@@ -69,3 +69,50 @@ pub const W_UNBOUND_UNIFORM: &str = "W0402";
 pub const W_UNLINKED_VARYING: &str = "W0403";
 /// Reading the fragment position (WPOS/VPOS): GL framebuffers were bottom-up, slang's are top-down.
 pub const W_FRAG_COORD: &str = "W0404";
+
+// ---- presets: .cgp / .slangp (E05xx / W05xx) ----
+// Errors only where RetroArch's own loader fails too; everything else is a warning and
+// loading goes on.
+/// A preset file (the loaded one or one named by `#reference`) cannot be read.
+pub const E_PRESET_IO: &str = "E0501";
+/// `shaders` is missing, unparsable or zero (RetroArch: "Need to define at least 1 shader").
+pub const E_PRESET_NO_PASSES: &str = "E0502";
+/// An absurd pass count: `shaders` above 26 in a `.cgp` (Cg-era GFX_MAX_SHADERS), above 64 in a `.slangp`.
+pub const E_PRESET_PASS_COUNT: &str = "E0503";
+/// A pass below `shaders` without a `shaderN` path (RetroArch: "Couldn't parse shader source").
+pub const E_PRESET_MISSING_SHADER: &str = "E0504";
+/// A texture listed in `textures` without a path (RetroArch: "Cannot find path to texture").
+pub const E_PRESET_MISSING_TEXTURE: &str = "E0505";
+/// `#reference` presets that reference each other in a cycle.
+pub const E_PRESET_REFERENCE_CYCLE: &str = "E0506";
+/// A `#reference` chain longer than 16 links.
+pub const E_PRESET_REFERENCE_DEPTH: &str = "E0507";
+/// A scale type other than `source`, `viewport` or `absolute` (RetroArch: "Invalid attribute").
+pub const E_PRESET_SCALE_TYPE: &str = "E0508";
+/// A second `#reference` whose chain ends at a full preset (one with `shaders`).
+pub const E_PRESET_EXTRA_REFERENCE: &str = "E0509";
+/// A line that is not `key = value` (no `=`, or no space before `=`): ignored, as RetroArch does.
+pub const W_PRESET_SYNTAX: &str = "W0501";
+/// Text after a value (an unquoted value with spaces, words after the closing quote): ignored.
+pub const W_PRESET_TRAILING: &str = "W0502";
+/// A key no loader reads (a typo such as `scale_1`, a librashader-only key): ignored.
+pub const W_PRESET_UNKNOWN_KEY: &str = "W0503";
+/// A value that is not a valid boolean, number or wrap mode; read as RetroArch reads it or ignored.
+pub const W_PRESET_BAD_VALUE: &str = "W0504";
+/// A per-pass key whose index is not below `shaders`: ignored.
+pub const W_PRESET_PASS_INDEX: &str = "W0505";
+/// A key given twice in one file: RetroArch keeps the first.
+pub const W_PRESET_DUPLICATE: &str = "W0506";
+/// Scale keys RetroArch ignores: factors of a pass with no `scale_type*` (the pass is source
+/// x1), per-axis types under `scale_typeN`, per-axis factors under `scaleN`.
+pub const W_PRESET_SCALE_IGNORED: &str = "W0507";
+/// A parameter value outside the `parameters` list, or a listed parameter with no value.
+pub const W_PRESET_PARAMETER: &str = "W0508";
+/// A byte-order mark at the start of the file: stripped.
+pub const W_PRESET_BOM: &str = "W0509";
+/// A `#` directive that is not followed (`#include`, an indented or empty `#reference`).
+pub const W_PRESET_DIRECTIVE: &str = "W0510";
+/// A key of a referencing preset that RetroArch does not apply (only parameters and texture paths are).
+pub const W_PRESET_NOT_OVERRIDABLE: &str = "W0511";
+/// A quoted value whose closing quote is missing: read to the end of the line.
+pub const W_PRESET_UNTERMINATED: &str = "W0512";

@@ -7,6 +7,7 @@ pub mod back;
 pub mod codes;
 pub mod ir;
 pub mod port;
+pub mod preset;
 pub mod retro;
 pub mod sema;
 pub mod translate;

@@ -202,10 +202,9 @@ fn literal(l: Literal) -> String {
         Literal::Bool(b) => b.to_string(),
         Literal::Int(i) => i.to_string(),
         Literal::UInt(u) => format!("{u}u"),
-        Literal::Float(f) => {
-            let s = format!("{f:?}");
-            s
-        }
+        // Values of binary32 types print in their shortest binary32 form.
+        Literal::Float(f) if (f as f32) as f64 == f => format!("{:?}", f as f32),
+        Literal::Float(f) => format!("{f:?}"),
     }
 }
 

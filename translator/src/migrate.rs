@@ -1,0 +1,372 @@
+//! The migration planner: a set of .cgp presets and .cg files to the complete slang tree,
+//! in memory.
+//!
+//! Every pass of every preset is translated with its context (pass index, aliases,
+//! feedback_pass, LUT names); .cg files no preset uses are translated as one-pass
+//! shaders. A .cg translated identically everywhere is emitted once; one that different
+//! contexts translate differently gets one file per distinct text (`name.slang`,
+//! `name.v2.slang`, ...) and each .slangp points at its own. Output paths mirror the
+//! source tree; files outside it go under `_external/`. The planner reads through a
+//! `FileSystem` and never writes: the CLI validates and writes atomically.
+//! Deterministic: inputs are sorted and translation is pure.
+
+use crate::preset::{self, Preset};
+use crate::retro::PassContext;
+use crate::translate::{translate, TranslateOptions, Translation};
+use grammar::{Diagnostic, FileSystem, PpOptions, Severity, SourceMap};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Component, Path, PathBuf};
+
+/// One input root: a directory walked for .cg/.cgp, or a single file.
+#[derive(Clone, Debug)]
+pub struct Root {
+    /// Output paths are relative to this directory.
+    pub base: PathBuf,
+    pub cgp: Vec<PathBuf>,
+    pub cg: Vec<PathBuf>,
+}
+
+/// A diagnostic flattened for reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportDiagnostic {
+    pub code: String,
+    pub severity: Severity,
+    pub message: String,
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    Ok,
+    Warning,
+    Error,
+}
+
+impl Status {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Warning => "warning",
+            Status::Error => "error",
+        }
+    }
+    fn of(diags: &[ReportDiagnostic]) -> Status {
+        if diags.iter().any(|d| d.severity == Severity::Error) {
+            Status::Error
+        } else if diags.iter().any(|d| d.severity == Severity::Warning) {
+            Status::Warning
+        } else {
+            Status::Ok
+        }
+    }
+}
+
+/// One emitted (or failed) .slang file.
+#[derive(Clone, Debug)]
+pub struct ShaderOut {
+    pub source: PathBuf,
+    /// Relative to the output directory.
+    pub output: PathBuf,
+    pub text: Option<String>,
+    pub status: Status,
+    pub diagnostics: Vec<ReportDiagnostic>,
+    /// Who uses this file: `preset.cgp pass N` or `standalone`.
+    pub used_by: Vec<String>,
+    /// 1 for the first distinct translation of its source, 2.. for further variants.
+    pub variant: usize,
+}
+
+/// One emitted (or failed) .slangp file.
+#[derive(Clone, Debug)]
+pub struct PresetOut {
+    pub source: PathBuf,
+    pub output: PathBuf,
+    pub text: Option<String>,
+    pub status: Status,
+    pub diagnostics: Vec<ReportDiagnostic>,
+    /// How many passes translated.
+    pub passes_ok: usize,
+    pub passes: usize,
+}
+
+/// A file to copy verbatim (LUT images).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Copy {
+    pub source: PathBuf,
+    pub output: PathBuf,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    pub shaders: Vec<ShaderOut>,
+    pub presets: Vec<PresetOut>,
+    pub copies: Vec<Copy>,
+}
+
+/// A translation request: a .cg in a context.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Job {
+    cg: PathBuf,
+    context: ContextKey,
+}
+
+/// `PassContext` with an ordering, for deterministic grouping.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct ContextKey {
+    pass: usize,
+    passes: usize,
+    aliases: Vec<String>,
+    feedback_pass: Option<usize>,
+    luts: Vec<String>,
+}
+
+impl From<&PassContext> for ContextKey {
+    fn from(c: &PassContext) -> ContextKey {
+        ContextKey { pass: c.pass, passes: c.passes, aliases: c.aliases.clone(), feedback_pass: c.feedback_pass, luts: c.luts.clone() }
+    }
+}
+
+impl ContextKey {
+    fn context(&self) -> PassContext {
+        PassContext { pass: self.pass, passes: self.passes, aliases: self.aliases.clone(), feedback_pass: self.feedback_pass, luts: self.luts.clone() }
+    }
+}
+
+/// Flattens diagnostics for a report, mapping spans to file:line:column.
+pub fn report_diagnostics(sources: &SourceMap, diags: &[Diagnostic]) -> Vec<ReportDiagnostic> {
+    diags
+        .iter()
+        .map(|d| {
+            let loc = d.location(sources);
+            ReportDiagnostic {
+                code: d.code.to_owned(),
+                severity: d.severity,
+                message: d.message.clone(),
+                file: loc.as_ref().map(|l| l.file.clone()).unwrap_or_default(),
+                line: loc.as_ref().map_or(0, |l| l.line),
+                column: loc.as_ref().map_or(0, |l| l.column),
+            }
+        })
+        .collect()
+}
+
+/// The output path of `file` relative to `base`; files outside go under `_external/`.
+fn mirror(base: &Path, file: &Path, ext: &str) -> (PathBuf, bool) {
+    let file_n = grammar::source::normalize(file);
+    let base_n = grammar::source::normalize(base);
+    match file_n.strip_prefix(&base_n) {
+        Ok(rel) if !rel.as_os_str().is_empty() => (rel.with_extension(ext), false),
+        _ => {
+            let clean: PathBuf = file_n
+                .components()
+                .filter_map(|c| match c {
+                    Component::Normal(s) => Some(s.to_owned()),
+                    _ => None,
+                })
+                .collect();
+            (Path::new("_external").join(clean).with_extension(ext), true)
+        }
+    }
+}
+
+/// `to` relative to the directory of `from` (both relative to the output root).
+pub fn relative(from_file: &Path, to: &Path) -> String {
+    let from_dir: Vec<Component> = from_file.parent().map(|p| p.components().collect()).unwrap_or_default();
+    let to_c: Vec<Component> = to.components().collect();
+    let common = from_dir.iter().zip(&to_c).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = Vec::new();
+    for _ in common..from_dir.len() {
+        parts.push("..".into());
+    }
+    for c in &to_c[common..] {
+        parts.push(c.as_os_str().to_string_lossy().into_owned());
+    }
+    parts.join("/")
+}
+
+fn translate_job(job: &Job, fs: &dyn FileSystem) -> (Translation, SourceMap) {
+    let ctx = job.context.context();
+    let mut defines: Vec<(String, Option<String>)> = vec![("PARAMETER_UNIFORM".into(), None)];
+    for a in ctx.aliases.iter().filter(|a| !a.is_empty()) {
+        defines.push((format!("{a}_ALIAS"), None));
+    }
+    let options = PpOptions { defines, ..PpOptions::default() };
+    let mut sources = SourceMap::new();
+    let parsed = grammar::parse_file(&mut sources, &job.cg, &options, fs);
+    let t = translate(&sources, &parsed, &TranslateOptions { context: ctx, ..TranslateOptions::default() });
+    (t, sources)
+}
+
+/// Plans the migration of `roots`. `progress` is called after each translation.
+pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize) + Sync)) -> Plan {
+    // 1. Presets, each with its own source map.
+    struct Loaded {
+        base: PathBuf,
+        path: PathBuf,
+        preset: Option<Preset>,
+        diags: Vec<ReportDiagnostic>,
+    }
+    let mut loaded: Vec<Loaded> = Vec::new();
+    for root in roots {
+        let mut cgps = root.cgp.clone();
+        cgps.sort();
+        for p in cgps {
+            let mut sources = SourceMap::new();
+            let (preset, diags) = preset::load_cgp(&mut sources, &p, fs);
+            let diags = report_diagnostics(&sources, &diags);
+            loaded.push(Loaded { base: root.base.clone(), path: p, preset, diags });
+        }
+    }
+    // 2. Jobs: every preset pass, then every .cg no preset uses.
+    let mut requests: Vec<(Job, PathBuf, String)> = Vec::new(); // job, base, used_by
+    for l in &loaded {
+        let Some(p) = &l.preset else { continue };
+        let dir = l.path.parent().unwrap_or(Path::new(""));
+        for i in 0..p.passes.len() {
+            let cg = grammar::source::normalize(&dir.join(&p.passes[i].shader));
+            let job = Job { cg, context: ContextKey::from(&p.pass_context(i)) };
+            requests.push((job, l.base.clone(), format!("{} pass {i}", l.path.display())));
+        }
+    }
+    let used: std::collections::HashSet<PathBuf> = requests.iter().map(|(j, _, _)| j.cg.clone()).collect();
+    for root in roots {
+        let mut cgs = root.cg.clone();
+        cgs.sort();
+        for cg in cgs {
+            let cg = grammar::source::normalize(&cg);
+            if !used.contains(&cg) {
+                let job = Job { cg, context: ContextKey::from(&PassContext::single()) };
+                requests.push((job, root.base.clone(), "standalone".into()));
+            }
+        }
+    }
+    // 3. Translate each distinct job once, in parallel.
+    let mut distinct: Vec<Job> = requests.iter().map(|(j, _, _)| j.clone()).collect();
+    distinct.sort();
+    distinct.dedup();
+    let total = distinct.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<(Job, Option<String>, Vec<ReportDiagnostic>)> = distinct
+        .par_iter()
+        .map(|job| {
+            let (t, sources) = translate_job(job, fs);
+            let diags = report_diagnostics(&sources, &t.diagnostics);
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            progress(n, total);
+            (job.clone(), t.text, diags)
+        })
+        .collect();
+    let by_job: HashMap<Job, (Option<String>, Vec<ReportDiagnostic>)> =
+        results.into_iter().map(|(j, t, d)| (j, (t, d))).collect();
+
+    // 4. Group by source file: one output per distinct text.
+    let mut plan = Plan::default();
+    let mut output_of: HashMap<Job, usize> = HashMap::new();
+    let mut per_source: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
+    for (job, base, used_by) in &requests {
+        let (text, diags) = by_job.get(job).cloned().unwrap_or((None, Vec::new()));
+        let variants = per_source.entry(job.cg.clone()).or_default();
+        let existing = variants.iter().copied().find(|&i| {
+            let s = &plan.shaders[i];
+            s.text == text && (text.is_some() || s.diagnostics == diags)
+        });
+        let index = match existing {
+            Some(i) => i,
+            None => {
+                let variant = variants.len() + 1;
+                let (mut output, external) = mirror(base, &job.cg, "slang");
+                if variant > 1 {
+                    let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                    output.set_file_name(format!("{stem}.v{variant}.slang"));
+                }
+                let mut diags = diags.clone();
+                if external {
+                    diags.push(ReportDiagnostic {
+                        code: "W0501".into(),
+                        severity: Severity::Warning,
+                        message: format!("{} lies outside the source tree; its output goes under _external/", job.cg.display()),
+                        file: job.cg.display().to_string(),
+                        line: 0,
+                        column: 0,
+                    });
+                }
+                let status = if text.is_some() { Status::of(&diags) } else { Status::Error };
+                plan.shaders.push(ShaderOut { source: job.cg.clone(), output, text: text.clone(), status, diagnostics: diags, used_by: Vec::new(), variant });
+                let i = plan.shaders.len() - 1;
+                variants.push(i);
+                i
+            }
+        };
+        plan.shaders[index].used_by.push(used_by.clone());
+        output_of.insert(job.clone(), index);
+    }
+    // 5. Presets.
+    for l in loaded {
+        let (output, _) = mirror(&l.base, &l.path, "slangp");
+        let mut diags = l.diags;
+        let Some(p) = l.preset else {
+            plan.presets.push(PresetOut { source: l.path, output, text: None, status: Status::Error, diagnostics: diags, passes_ok: 0, passes: 0 });
+            continue;
+        };
+        let dir = l.path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let mut shader_paths = Vec::new();
+        let mut passes_ok = 0;
+        for i in 0..p.passes.len() {
+            let cg = grammar::source::normalize(&dir.join(&p.passes[i].shader));
+            let job = Job { cg, context: ContextKey::from(&p.pass_context(i)) };
+            let s = output_of.get(&job).map(|&k| &plan.shaders[k]);
+            match s {
+                Some(s) if s.text.is_some() => {
+                    passes_ok += 1;
+                    shader_paths.push(relative(&output, &s.output));
+                }
+                Some(s) => {
+                    diags.push(ReportDiagnostic {
+                        code: "E0501".into(),
+                        severity: Severity::Error,
+                        message: format!("pass {i} ({}) did not translate", s.source.display()),
+                        file: l.path.display().to_string(),
+                        line: 0,
+                        column: 0,
+                    });
+                    shader_paths.push(relative(&output, &s.output));
+                }
+                None => shader_paths.push(String::new()),
+            }
+        }
+        let mut lut_paths = Vec::new();
+        for lut in &p.textures {
+            let src = grammar::source::normalize(&dir.join(&lut.path));
+            let ext = src.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
+            let (out, _) = mirror(&l.base, &src, &ext);
+            lut_paths.push(relative(&output, &out));
+            let copy = Copy { source: src, output: out };
+            if !plan.copies.contains(&copy) {
+                plan.copies.push(copy);
+            }
+        }
+        let text = (passes_ok == p.passes.len()).then(|| preset::write_slangp(&p, &shader_paths, &lut_paths));
+        let status = if text.is_some() { Status::of(&diags) } else { Status::Error };
+        plan.presets.push(PresetOut { source: l.path, output, text, status, diagnostics: diags, passes_ok, passes: p.passes.len() });
+    }
+    plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mirrored_and_relative_paths() {
+        let (o, ext) = mirror(Path::new("lib"), Path::new("lib/crt/a.cg"), "slang");
+        assert_eq!((o, ext), (PathBuf::from("crt/a.slang"), false));
+        let (o, ext) = mirror(Path::new("lib/crt"), Path::new("lib/shaders/b.cg"), "slang");
+        assert_eq!((o, ext), (PathBuf::from("_external/lib/shaders/b.slang"), true));
+        assert_eq!(relative(Path::new("crt/x.slangp"), Path::new("crt/shaders/a.slang")), "shaders/a.slang");
+        assert_eq!(relative(Path::new("crt/x.slangp"), Path::new("shaders/a.slang")), "../shaders/a.slang");
+        assert_eq!(relative(Path::new("x.slangp"), Path::new("a.slang")), "a.slang");
+    }
+}
