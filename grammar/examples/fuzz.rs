@@ -60,7 +60,6 @@ fn parse_options() -> Result<Options, String> {
                     .parse()
                     .map_err(|e| format!("--hang-seconds: {e}"))?
             }
-            "--bench" => {} // passed by `cargo bench`-style runners; ignored
             other => return Err(format!("unknown argument `{other}`")),
         }
     }

@@ -67,6 +67,8 @@ pub const W_ASSUMED_SOURCE: &str = "W0401";
 pub const W_UNBOUND_UNIFORM: &str = "W0402";
 /// A fragment input that no vertex output writes (undefined in Cg; zero in the output).
 pub const W_UNLINKED_VARYING: &str = "W0403";
+/// `FEEDBACK` read without a `feedback_pass`: RetroArch's Cg runtime bound `ORIG`.
+pub const W_FEEDBACK_IS_ORIGINAL: &str = "W0405";
 /// Reading the fragment position (WPOS/VPOS): GL framebuffers were bottom-up, slang's are top-down.
 pub const W_FRAG_COORD: &str = "W0404";
 

@@ -12,7 +12,7 @@
 
 use crate::preset::{self, Preset};
 use crate::retro::PassContext;
-use crate::translate::{translate, TranslateOptions, Translation};
+use crate::translate::{analyze_pass, port, Analysis, TranslateOptions};
 use grammar::{Diagnostic, FileSystem, PpOptions, Severity, SourceMap};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -187,17 +187,18 @@ pub fn relative(from_file: &Path, to: &Path) -> String {
     parts.join("/")
 }
 
-fn translate_job(job: &Job, fs: &dyn FileSystem) -> (Translation, SourceMap) {
-    let ctx = job.context.context();
+/// Parses and analyses one .cg with the defines of an alias set (the context-free,
+/// expensive part, shared by every context with the same aliases).
+fn analyze_file(cg: &Path, aliases: &[String], fs: &dyn FileSystem) -> (Analysis, SourceMap) {
     let mut defines: Vec<(String, Option<String>)> = vec![("PARAMETER_UNIFORM".into(), None)];
-    for a in ctx.aliases.iter().filter(|a| !a.is_empty()) {
+    for a in aliases.iter().filter(|a| !a.is_empty()) {
         defines.push((format!("{a}_ALIAS"), None));
     }
     let options = PpOptions { defines, ..PpOptions::default() };
     let mut sources = SourceMap::new();
-    let parsed = grammar::parse_file(&mut sources, &job.cg, &options, fs);
-    let t = translate(&sources, &parsed, &TranslateOptions { context: ctx, ..TranslateOptions::default() });
-    (t, sources)
+    let parsed = grammar::parse_file(&mut sources, cg, &options, fs);
+    let analysis = analyze_pass(&sources, &parsed, &TranslateOptions::default());
+    (analysis, sources)
 }
 
 /// Plans the migration of `roots`. `progress` is called after each translation.
@@ -224,9 +225,8 @@ pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize
     let mut requests: Vec<(Job, PathBuf, String)> = Vec::new(); // job, base, used_by
     for l in &loaded {
         let Some(p) = &l.preset else { continue };
-        let dir = l.path.parent().unwrap_or(Path::new(""));
         for i in 0..p.passes.len() {
-            let cg = grammar::source::normalize(&dir.join(&p.passes[i].shader));
+            let cg = grammar::source::normalize(&p.passes[i].shader_resolved);
             let job = Job { cg, context: ContextKey::from(&p.pass_context(i)) };
             requests.push((job, l.base.clone(), format!("{} pass {i}", l.path.display())));
         }
@@ -247,16 +247,31 @@ pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize
     let mut distinct: Vec<Job> = requests.iter().map(|(j, _, _)| j.clone()).collect();
     distinct.sort();
     distinct.dedup();
-    let total = distinct.len();
+    // Parse and analyse once per (file, alias set); port once per context.
+    let mut groups: BTreeMap<(PathBuf, Vec<String>), Vec<Job>> = BTreeMap::new();
+    for job in distinct {
+        let mut aliases: Vec<String> = job.context.aliases.iter().filter(|a| !a.is_empty()).cloned().collect();
+        aliases.sort();
+        groups.entry((job.cg.clone(), aliases)).or_default().push(job);
+    }
+    let groups: Vec<((PathBuf, Vec<String>), Vec<Job>)> = groups.into_iter().collect();
+    let total = groups.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<(Job, Option<String>, Vec<ReportDiagnostic>)> = distinct
+    let results: Vec<(Job, Option<String>, Vec<ReportDiagnostic>)> = groups
         .par_iter()
-        .map(|job| {
-            let (t, sources) = translate_job(job, fs);
-            let diags = report_diagnostics(&sources, &t.diagnostics);
+        .flat_map_iter(|((cg, aliases), jobs)| {
+            let (analysis, sources) = analyze_file(cg, aliases, fs);
+            let out: Vec<_> = jobs
+                .iter()
+                .map(|job| {
+                    let options = TranslateOptions { context: job.context.context(), ..TranslateOptions::default() };
+                    let t = port(&analysis, &options);
+                    (job.clone(), t.text, report_diagnostics(&sources, &t.diagnostics))
+                })
+                .collect();
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             progress(n, total);
-            (job.clone(), t.text, diags)
+            out
         })
         .collect();
     let by_job: HashMap<Job, (Option<String>, Vec<ReportDiagnostic>)> =
@@ -311,11 +326,10 @@ pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize
             plan.presets.push(PresetOut { source: l.path, output, text: None, status: Status::Error, diagnostics: diags, passes_ok: 0, passes: 0 });
             continue;
         };
-        let dir = l.path.parent().unwrap_or(Path::new("")).to_path_buf();
         let mut shader_paths = Vec::new();
         let mut passes_ok = 0;
         for i in 0..p.passes.len() {
-            let cg = grammar::source::normalize(&dir.join(&p.passes[i].shader));
+            let cg = grammar::source::normalize(&p.passes[i].shader_resolved);
             let job = Job { cg, context: ContextKey::from(&p.pass_context(i)) };
             let s = output_of.get(&job).map(|&k| &plan.shaders[k]);
             match s {
@@ -339,7 +353,7 @@ pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize
         }
         let mut lut_paths = Vec::new();
         for lut in &p.textures {
-            let src = grammar::source::normalize(&dir.join(&lut.path));
+            let src = grammar::source::normalize(&lut.resolved);
             let ext = src.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
             let (out, _) = mirror(&l.base, &src, &ext);
             lut_paths.push(relative(&output, &out));

@@ -18,9 +18,6 @@ pub struct Translation {
     /// For each output line, the Cg span it came from.
     pub line_map: Vec<Option<Span>>,
     pub diagnostics: Vec<Diagnostic>,
-    /// The analysed stages (for the reference renderer and reports).
-    pub vertex: Option<Module>,
-    pub fragment: Option<Module>,
 }
 
 /// Options of one translation.
@@ -37,12 +34,24 @@ impl Default for TranslateOptions {
     }
 }
 
-/// Translates a parsed file. `parsed` must come from `sources`.
-pub fn translate(sources: &SourceMap, parsed: &ParseResult, options: &TranslateOptions) -> Translation {
+/// The context-free part of a translation: both entry points analysed. Computed once
+/// per file (and alias set), then ported into any number of preset contexts.
+pub struct Analysis {
+    pub vertex: Option<Module>,
+    pub fragment: Option<Module>,
+    /// Parse and sema diagnostics (deduplicated).
+    pub diagnostics: Vec<Diagnostic>,
+    pragmas: Vec<String>,
+    header: String,
+}
+
+/// Analyses `main_vertex` and `main_fragment` (or the entries named in `options`).
+pub fn analyze_pass(sources: &SourceMap, parsed: &ParseResult, options: &TranslateOptions) -> Analysis {
     let mut diagnostics: Vec<Diagnostic> = parsed.diagnostics.clone();
-    let empty = |diagnostics| Translation { text: None, line_map: Vec::new(), diagnostics, vertex: None, fragment: None };
+    let pragmas: Vec<String> = parsed.preprocessed.pragmas.iter().map(|p| p.text.clone()).collect();
+    let header = parsed.root.map(|r| leading_comment(&sources.file(r).text)).unwrap_or_default();
     if grammar::has_errors(&diagnostics) {
-        return empty(diagnostics);
+        return Analysis { vertex: None, fragment: None, diagnostics, pragmas, header };
     }
     let analyse = |entry: &str, stage: Stage, diags: &mut Vec<Diagnostic>| {
         let (m, d) = sema::analyze(&parsed.unit, &parsed.preprocessed.pragmas, &SemaOptions::new(entry, stage));
@@ -55,30 +64,34 @@ pub fn translate(sources: &SourceMap, parsed: &ParseResult, options: &TranslateO
     };
     let vertex = analyse(&options.vertex_entry, Stage::Vertex, &mut diagnostics);
     let fragment = analyse(&options.fragment_entry, Stage::Fragment, &mut diagnostics);
+    Analysis { vertex: Some(vertex), fragment: Some(fragment), diagnostics, pragmas, header }
+}
+
+/// Ports an analysed file into the pass context of `options`.
+pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
+    let mut diagnostics = analysis.diagnostics.clone();
+    let (Some(vertex), Some(fragment)) = (&analysis.vertex, &analysis.fragment) else {
+        return Translation { text: None, line_map: Vec::new(), diagnostics };
+    };
     if grammar::has_errors(&diagnostics) {
-        return Translation { vertex: Some(vertex), fragment: Some(fragment), ..empty(diagnostics) };
+        return Translation { text: None, line_map: Vec::new(), diagnostics };
     }
-    let pragmas: Vec<String> = parsed.preprocessed.pragmas.iter().map(|p| p.text.clone()).collect();
-    let parameters = semantics::parameter_names(&pragmas);
+    let parameters = semantics::parameter_names(&analysis.pragmas);
     let mut port_diags = Vec::new();
-    let vb = semantics::bind(&vertex, &options.context, &parameters, &mut port_diags);
-    let fb = semantics::bind(&fragment, &options.context, &parameters, &mut port_diags);
-    let conn = connectors::plan(Some(&vertex), Some(&fragment), &mut port_diags);
-    let parameter_pragmas: Vec<String> = pragmas
-        .iter()
-        .filter(|p| p.split_whitespace().nth(1) == Some("parameter") || p.starts_with("#pragma parameter"))
-        .cloned()
-        .collect();
+    let vb = semantics::bind(vertex, &options.context, &parameters, &mut port_diags);
+    let fb = semantics::bind(fragment, &options.context, &parameters, &mut port_diags);
+    let conn = connectors::plan(Some((vertex, &vb)), Some((fragment, &fb)), &mut port_diags);
+    let parameter_pragmas: Vec<String> =
+        analysis.pragmas.iter().filter(|p| p.split_whitespace().nth(1) == Some("parameter")).cloned().collect();
     let alias_defines: Vec<String> =
         options.context.aliases.iter().filter(|a| !a.is_empty()).map(|a| format!("{a}_ALIAS")).collect();
-    let header = parsed.root.map(|r| leading_comment(&sources.file(r).text)).unwrap_or_default();
     let written = slang::write(&WriteInput {
-        vertex: &vertex,
-        fragment: &fragment,
+        vertex,
+        fragment,
         vertex_bindings: &vb,
         fragment_bindings: &fb,
         connectors: &conn,
-        header,
+        header: analysis.header.clone(),
         parameter_pragmas,
         alias_defines,
     });
@@ -88,13 +101,12 @@ pub fn translate(sources: &SourceMap, parsed: &ParseResult, options: &TranslateO
         }
     }
     let ok = !grammar::has_errors(&diagnostics);
-    Translation {
-        text: ok.then_some(written.text),
-        line_map: written.line_map,
-        diagnostics,
-        vertex: Some(vertex),
-        fragment: Some(fragment),
-    }
+    Translation { text: ok.then_some(written.text), line_map: written.line_map, diagnostics }
+}
+
+/// Translates a parsed file. `parsed` must come from `sources`.
+pub fn translate(sources: &SourceMap, parsed: &ParseResult, options: &TranslateOptions) -> Translation {
+    port(&analyze_pass(sources, parsed, options), options)
 }
 
 /// The comment block at the top of a Cg file (license, author, description), verbatim.

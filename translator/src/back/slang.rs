@@ -455,28 +455,23 @@ impl<'a> StageWriter<'a> {
                 note(g.ty, &mut used);
             }
         }
-        // Field types first.
-        let mut ordered: Vec<u32> = Vec::new();
-        let mut work: Vec<u32> = used.into_iter().collect();
-        let mut guard = 0;
+        // Field types are declared before use in Cg too, so declaration order is a
+        // dependency order; close the set over field types and keep that order.
+        let mut work: Vec<u32> = used.iter().copied().collect();
         while let Some(s) = work.pop() {
-            guard += 1;
-            if guard > 10_000 || ordered.contains(&s) {
-                continue;
-            }
-            let deps: Vec<u32> = self.m.structs[s as usize]
-                .fields
-                .iter()
-                .filter_map(|f| if let Type::Struct(d) = f.ty { Some(d.0) } else { None })
-                .filter(|d| !ordered.contains(d))
-                .collect();
-            if deps.is_empty() {
-                ordered.push(s);
-            } else {
-                work.push(s);
-                work.extend(deps);
+            for f in &self.m.structs[s as usize].fields {
+                let mut t = f.ty;
+                while let Type::Array(a) = t {
+                    t = self.m.array_type(a).elem;
+                }
+                if let Type::Struct(d) = t {
+                    if used.insert(d.0) {
+                        work.push(d.0);
+                    }
+                }
             }
         }
+        let ordered: Vec<u32> = used.into_iter().collect();
         for s in ordered {
             let def = &self.m.structs[s as usize];
             let mut text = format!("\nstruct {}\n{{\n", self.struct_names[&s]);
@@ -488,6 +483,10 @@ impl<'a> StageWriter<'a> {
                 }
                 let (ty, dims) = self.decl_type(f.ty);
                 let _ = writeln!(text, "    {ty} {}{dims};", field_namer.name(&f.name));
+            }
+            if def.fields.iter().all(|f| f.ty.is_sampler()) {
+                // GLSL structs cannot be empty (method-only Cg structs are).
+                text.push_str("    int unused;\n");
             }
             text.push_str("};");
             out.push(&text, Some(def.span));
@@ -713,6 +712,23 @@ impl<'a> StageWriter<'a> {
         }
         self.line(0, "void main()");
         self.line(0, "{");
+        // Uniform parameters RetroArch never set keep their default (or zero).
+        for (i, p) in func.params.iter().enumerate() {
+            if !matches!(self.b.params.get(i), Some(Binding::Unbound)) || p.ty.is_sampler() || matches!(p.ty, Type::Struct(_)) {
+                continue;
+            }
+            let (t, dims) = self.decl_type(p.ty);
+            let name = self.param_names[i].clone();
+            let value = match p.default {
+                Some(d) => self.expr(&self.m.global_exprs, d).0,
+                None => self.zero(p.ty),
+            };
+            self.diags.push(
+                Diagnostic::warning(codes::W_UNBOUND_UNIFORM, format!("uniform parameter `{}` is set by nothing in RetroArch; it becomes a constant with its default value", p.name))
+                    .with_primary(p.span, ""),
+            );
+            self.line(1, &format!("const {t} {name}{dims} = {value};"));
+        }
         for (i, p) in func.params.iter().enumerate() {
             let i = i as u32;
             if !self.copied_params.contains(&i) {
@@ -900,9 +916,27 @@ impl<'a> StageWriter<'a> {
             }
             Stmt::Expr(h) => {
                 // A sampler alias assignment prints nothing: uses read the texture.
-                if let ExprKind::Assign { target, .. } = &exprs[*h].kind {
+                if let ExprKind::Assign { target, op, value } = &exprs[*h].kind {
                     if exprs[*target].ty.is_sampler() {
                         return;
+                    }
+                    // `m._m00_m11 = v`: GLSL has no matrix write masks; one store per element.
+                    if let ExprKind::MatrixElements { base, elements } = &exprs[*target].kind {
+                        if elements.len() > 1 {
+                            let b = self.expr(exprs, *base);
+                            let b = paren_p(&b, PRIMARY);
+                            let v = self.expr(exprs, *value);
+                            let t = glsl_type(exprs[*value].ty).unwrap_or_default();
+                            let op = op.map_or(String::new(), |o| o.symbol().to_owned());
+                            self.line(level, "{");
+                            self.line(level + 1, &format!("{t} elements = {};", v.0));
+                            for (i, (r, c)) in elements.iter().enumerate() {
+                                let comp = ['x', 'y', 'z', 'w'][i & 3];
+                                self.line(level + 1, &format!("{b}[{r}][{c}] {op}= elements.{comp};"));
+                            }
+                            self.line(level, "}");
+                            return;
+                        }
                     }
                 }
                 let (e, _) = self.expr(exprs, *h);
@@ -1180,6 +1214,9 @@ impl<'a> StageWriter<'a> {
             }
             ExprKind::Builtin { builtin, args } => self.builtin(exprs, *builtin, args, e.ty, exprs.span(h)),
             ExprKind::Assign { op, target, value } => {
+                if matches!(&exprs[*target].kind, ExprKind::MatrixElements { elements, .. } if elements.len() > 1) {
+                    self.unsupported(Some(exprs.span(h)), "a multi-element matrix write mask inside an expression (write it as its own statement)");
+                }
                 let t = self.expr(exprs, *target);
                 let v = self.expr(exprs, *value);
                 match op {

@@ -8,6 +8,7 @@
 //! locations in the vertex program's declaration order. It only plans; the writer emits.
 
 use crate::codes;
+use super::semantics::{Binding, Bindings};
 use crate::ir::{Function, Module, ParamDir, Semantic, Type};
 use grammar::{Diagnostic, Span};
 
@@ -81,7 +82,7 @@ struct Item {
     span: Span,
 }
 
-fn items(module: &Module, f: &Function, inputs: bool) -> Vec<Item> {
+fn items(module: &Module, f: &Function, bound: &Bindings, inputs: bool) -> Vec<Item> {
     let mut out = Vec::new();
     let mut push = |place_of: &dyn Fn(Option<u32>) -> Place, ty: Type, name: &str, sem: Option<&Semantic>, span: Span| {
         match ty {
@@ -94,7 +95,8 @@ fn items(module: &Module, f: &Function, inputs: bool) -> Vec<Item> {
         }
     };
     for (i, p) in f.params.iter().enumerate() {
-        if p.uniform || p.ty.is_sampler() {
+        // Uniforms, samplers and RetroArch structs (`IN`, `ORIG`, ...) are no connectors.
+        if p.uniform || p.ty.is_sampler() || !matches!(bound.params.get(i), None | Some(Binding::Varying)) {
             continue;
         }
         let is_input = p.dir != ParamDir::Out;
@@ -129,13 +131,17 @@ fn key(s: &Semantic) -> (String, u32) {
 }
 
 /// Plans the connectors of a vertex and a fragment module (either may be absent).
-pub fn plan(vertex: Option<&Module>, fragment: Option<&Module>, diags: &mut Vec<Diagnostic>) -> Connectors {
+pub fn plan(
+    vertex: Option<(&Module, &Bindings)>,
+    fragment: Option<(&Module, &Bindings)>,
+    diags: &mut Vec<Diagnostic>,
+) -> Connectors {
     let mut c = Connectors::default();
     let mut locations: Vec<((String, u32), u32, Type)> = Vec::new();
-    if let Some(m) = vertex {
+    if let Some((m, bound)) = vertex {
         if let Some(e) = &m.entry_point {
             let f = &m.functions[e.function];
-            for it in items(m, f, true) {
+            for it in items(m, f, bound, true) {
                 let semantic = it.semantic.as_ref().map(key);
                 let by_name = it.name.as_str();
                 let kind = match semantic.as_ref().map(|(b, i)| (b.as_str(), *i)) {
@@ -156,7 +162,7 @@ pub fn plan(vertex: Option<&Module>, fragment: Option<&Module>, diags: &mut Vec<
                 };
                 c.vertex_inputs.push(Slot { place: it.place, kind, ty: it.ty, name: it.name, semantic: it.semantic.map(|s| s.text).unwrap_or_default() });
             }
-            for it in items(m, f, false) {
+            for it in items(m, f, bound, false) {
                 let Some(k) = slot_key(&it) else {
                     diags.push(
                         Diagnostic::error(codes::E_VARYING, format!("vertex output `{}` has no semantic, so nothing can link it to the fragment program", it.name))
@@ -184,10 +190,10 @@ pub fn plan(vertex: Option<&Module>, fragment: Option<&Module>, diags: &mut Vec<
             }
         }
     }
-    if let Some(m) = fragment {
+    if let Some((m, bound)) = fragment {
         if let Some(e) = &m.entry_point {
             let f = &m.functions[e.function];
-            for it in items(m, f, true) {
+            for it in items(m, f, bound, true) {
                 let kind = match slot_key(&it) {
                     Some((b, _)) if b == "WPOS" || b == "VPOS" || b == "POSITION" => {
                         if b != "POSITION" {
@@ -226,7 +232,7 @@ pub fn plan(vertex: Option<&Module>, fragment: Option<&Module>, diags: &mut Vec<
                 };
                 c.fragment_inputs.push(Slot { place: it.place, kind, ty: it.ty, name: it.name, semantic: it.semantic.map(|s| s.text).unwrap_or_default() });
             }
-            for it in items(m, f, false) {
+            for it in items(m, f, bound, false) {
                 let kind = match it.semantic.as_ref().map(key) {
                     Some((b, 0)) if b == "COLOR" => SlotKind::FragColor,
                     Some((b, _)) if b == "DEPTH" => SlotKind::FragDepth,

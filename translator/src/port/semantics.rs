@@ -122,6 +122,12 @@ fn uniform_binding(
         return Binding::Mvp;
     }
     if let Type::Struct(_) = ty {
+        if name == "FEEDBACK" && ctx.feedback_pass.is_none() {
+            diags.push(
+                Diagnostic::warning(codes::W_FEEDBACK_IS_ORIGINAL, "`FEEDBACK` without `feedback_pass` in the preset: RetroArch's Cg runtime bound the current ORIG here, so it becomes `Original`")
+                    .with_primary(span, ""),
+            );
+        }
         match texture_struct(name, ctx) {
             Ok(Some(t)) => return Binding::TextureStruct(t),
             Ok(None) => {}

@@ -409,8 +409,10 @@ impl<'a> Lowerer<'a> {
         if self.stack.is_empty() {
             return Some(h);
         }
-        let src = self.module.global_exprs.clone();
-        self.copy_from(&src, h, 0)
+        let src = std::mem::take(&mut self.module.global_exprs);
+        let copied = self.copy_from(&src, h, 0);
+        self.module.global_exprs = src;
+        copied
     }
 
     fn copy_from(&mut self, src: &ir::Exprs, h: H, depth: u32) -> Option<H> {
@@ -1065,7 +1067,7 @@ impl<'a> Lowerer<'a> {
             .unwrap_or_default();
         let stdlib: Vec<&'static intrinsics::Overload> = if with_stdlib {
             intrinsics::overloads(key)
-                .map(|o| o.iter().filter(|o| !user.iter().any(|u| u.1.iter().copied().eq(o.params.iter().map(|p| p.ty)))).collect())
+                .map(|o| o.iter().filter(|o| !user.iter().any(|u| u.1 == o.param_types)).collect())
                 .unwrap_or_default()
         } else {
             Vec::new()
@@ -1074,13 +1076,12 @@ impl<'a> Lowerer<'a> {
             self.error(codes::E_UNDECLARED, span, format!("function `{display}` is not declared"));
             return None;
         }
-        let std_params: Vec<Vec<Type>> = stdlib.iter().map(|o| o.params.iter().map(|p| p.ty).collect()).collect();
         let no_profiles: Vec<String> = Vec::new();
         let mut candidates: Vec<Candidate> = user
             .iter()
             .map(|(_, p, r, pr)| Candidate { params: p, required: *r, profiles: pr })
             .collect();
-        candidates.extend(std_params.iter().map(|p| Candidate { params: p, required: p.len(), profiles: &no_profiles }));
+        candidates.extend(stdlib.iter().map(|o| Candidate { params: &o.param_types, required: o.param_types.len(), profiles: &no_profiles }));
         // Arguments written as `sampler` match any specific sampler formal.
         let resolved = overload::resolve(&self.module, &candidates, &sampler_args(&arg_types, &candidates), &self.profile);
         let chosen = match resolved {

@@ -107,6 +107,8 @@ pub struct ParamSig {
 pub struct Overload {
     pub builtin: Builtin,
     pub params: Vec<ParamSig>,
+    /// The parameter types alone (what overload resolution compares).
+    pub param_types: Vec<Type>,
     pub ret: Type,
     pub stages: Stages,
 }
@@ -522,6 +524,7 @@ impl Form {
                         .collect::<Result<Vec<_>, String>>()?;
                     out.push(Overload {
                         builtin: entry.builtin,
+                        param_types: params.iter().map(|p| p.ty).collect(),
                         params,
                         ret: inst(&self.ret)?,
                         stages: entry.stages,

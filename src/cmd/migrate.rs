@@ -1,0 +1,393 @@
+//! `cg2slang migrate`: a whole Cg library (.cgp presets and .cg files) to slang.
+//!
+//! Walks each SRC (directories recursively, or single files), plans every translation
+//! with [`translator::migrate::plan`] in parallel (rayon, `--jobs`), then writes the
+//! output tree under `--out` mirroring the sources: one `.slang` per distinct
+//! translation, one `.slangp` per preset, LUT images copied. Nothing is overwritten
+//! without `--force` (checked before anything is written), every file is written
+//! atomically, and the JSON report (`--report`, format in README.md) lists every shader
+//! and preset with its diagnostics. A progress bar shows on a terminal only.
+//! Exit 0 when everything translated, 1 when some input failed, 2 on usage/I/O errors.
+
+use super::output::{write_atomic, WriteError};
+use super::{Exit, Reporter};
+use clap::Args;
+use grammar::{RealFs, Severity};
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use translator::migrate::{self, Plan, ReportDiagnostic, Root, Status};
+
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// .cgp presets, .cg files, or directories walked for both.
+    #[arg(value_name = "SRC", required = true)]
+    pub sources: Vec<PathBuf>,
+
+    /// The output directory (created; must not lie inside a source directory).
+    #[arg(long = "out", value_name = "DIR")]
+    pub out: PathBuf,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// Overwrite existing output files.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Write the JSON report here.
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+
+    /// Skip validation of the emitted shaders.
+    #[arg(long)]
+    pub no_validate: bool,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic {
+    code: String,
+    severity: &'static str,
+    message: String,
+    file: String,
+    line: usize,
+    column: usize,
+}
+
+#[derive(Serialize)]
+struct JsonValidation {
+    naga: &'static str,
+    glslang: &'static str,
+}
+
+#[derive(Serialize)]
+struct JsonShader {
+    source: String,
+    output: Option<String>,
+    status: &'static str,
+    used_by: Vec<String>,
+    variant: usize,
+    diagnostics: Vec<JsonDiagnostic>,
+    validation: JsonValidation,
+}
+
+#[derive(Serialize)]
+struct JsonPreset {
+    source: String,
+    output: Option<String>,
+    status: &'static str,
+    passes: usize,
+    passes_translated: usize,
+    diagnostics: Vec<JsonDiagnostic>,
+}
+
+#[derive(Serialize)]
+struct JsonSummary {
+    cg_files: usize,
+    cgp_files: usize,
+    shaders: usize,
+    shaders_translated: usize,
+    shaders_with_warnings: usize,
+    shaders_failed: usize,
+    shader_variants: usize,
+    presets: usize,
+    presets_translated: usize,
+    presets_failed: usize,
+    luts_copied: usize,
+    validated: usize,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct JsonReport {
+    tool: &'static str,
+    version: &'static str,
+    shaders: Vec<JsonShader>,
+    presets: Vec<JsonPreset>,
+    summary: JsonSummary,
+}
+
+fn json_diags(d: &[ReportDiagnostic]) -> Vec<JsonDiagnostic> {
+    d.iter()
+        .map(|d| JsonDiagnostic {
+            code: d.code.clone(),
+            severity: d.severity.as_str(),
+            message: d.message.clone(),
+            file: d.file.clone(),
+            line: d.line,
+            column: d.column,
+        })
+        .collect()
+}
+
+fn walk(dir: &Path, skip: &Path, root: &mut Root) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            if same_dir(&p, skip) || p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
+                continue;
+            }
+            walk(&p, skip, root)?;
+        } else {
+            match p.extension().and_then(|e| e.to_str()) {
+                Some("cgp") => root.cgp.push(p),
+                Some("cg") => root.cg.push(p),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
+    let start = std::time::Instant::now();
+    // Discover.
+    let mut roots = Vec::new();
+    for src in &args.sources {
+        if src.is_dir() {
+            if let (Ok(s), Ok(o)) = (src.canonicalize(), absolute(&args.out)) {
+                if o.starts_with(&s) {
+                    reporter.error(&format!(
+                        "the output directory {} lies inside the source directory {}; choose one outside it",
+                        args.out.display(),
+                        src.display()
+                    ));
+                    return Exit::Failure;
+                }
+            }
+            let mut root = Root { base: src.clone(), cgp: Vec::new(), cg: Vec::new() };
+            if let Err(e) = walk(src, &args.out, &mut root) {
+                reporter.error(&format!("cannot read {}: {e}", src.display()));
+                return Exit::Failure;
+            }
+            roots.push(root);
+        } else if src.is_file() {
+            let base = src.parent().map(Path::to_path_buf).unwrap_or_default();
+            let mut root = Root { base, cgp: Vec::new(), cg: Vec::new() };
+            match src.extension().and_then(|e| e.to_str()) {
+                Some("cgp") => root.cgp.push(src.clone()),
+                Some("cg") => root.cg.push(src.clone()),
+                _ => {
+                    reporter.error(&format!("{}: not a .cg or .cgp file", src.display()));
+                    return Exit::Failure;
+                }
+            }
+            roots.push(root);
+        } else {
+            reporter.error(&format!("{}: no such file or directory", src.display()));
+            return Exit::Failure;
+        }
+    }
+    let cg_files: usize = roots.iter().map(|r| r.cg.len()).sum();
+    let cgp_files: usize = roots.iter().map(|r| r.cgp.len()).sum();
+
+    // Plan, in parallel.
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(args.jobs.unwrap_or(0)).build() {
+        Ok(p) => p,
+        Err(e) => {
+            reporter.error(&format!("cannot start worker threads: {e}"));
+            return Exit::Failure;
+        }
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let b = indicatif::ProgressBar::new(0);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} translating [{bar:40}] {pos}/{len} {elapsed}") {
+            b.set_style(style.progress_chars("=> "));
+        }
+        Some(b)
+    } else {
+        None
+    };
+    let progress = |n: usize, total: usize| {
+        if let Some(b) = &bar {
+            b.set_length(total as u64);
+            b.set_position(n as u64);
+        }
+    };
+    let plan: Plan = pool.install(|| migrate::plan(&roots, &RealFs, &progress));
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+
+    // Refuse to overwrite before writing anything.
+    let targets: Vec<PathBuf> = plan
+        .shaders
+        .iter()
+        .filter(|s| s.text.is_some())
+        .map(|s| args.out.join(&s.output))
+        .chain(plan.presets.iter().filter(|p| p.text.is_some()).map(|p| args.out.join(&p.output)))
+        .chain(plan.copies.iter().map(|c| args.out.join(&c.output)))
+        .collect();
+    if !args.force {
+        let existing: Vec<&PathBuf> = targets.iter().filter(|t| t.exists()).collect();
+        if !existing.is_empty() {
+            reporter.error(&format!(
+                "{} output files already exist (first: {}); nothing was written. Use --force to overwrite.",
+                existing.len(),
+                existing[0].display()
+            ));
+            return Exit::Failure;
+        }
+    }
+
+    // Write.
+    let mut io_failed = false;
+    let mut write = |path: &Path, bytes: &[u8]| {
+        if let Err(e) = write_atomic(path, bytes, true) {
+            let why = match e {
+                WriteError::Exists => "exists".to_owned(),
+                WriteError::Io(e) => e.to_string(),
+            };
+            reporter.error(&format!("cannot write {}: {why}", path.display()));
+            io_failed = true;
+        }
+    };
+    for s in &plan.shaders {
+        if let Some(t) = &s.text {
+            write(&args.out.join(&s.output), t.as_bytes());
+        }
+    }
+    for p in &plan.presets {
+        if let Some(t) = &p.text {
+            write(&args.out.join(&p.output), t.as_bytes());
+        }
+    }
+    let mut luts_copied = 0;
+    for c in &plan.copies {
+        match std::fs::read(&c.source) {
+            Ok(bytes) => {
+                write(&args.out.join(&c.output), &bytes);
+                luts_copied += 1;
+            }
+            Err(e) => reporter.error(&format!("cannot read LUT {}: {e}", c.source.display())),
+        }
+    }
+
+    // Report.
+    let validation = || JsonValidation { naga: "skipped", glslang: "skipped" };
+    let report = JsonReport {
+        tool: "cg2slang",
+        version: env!("CARGO_PKG_VERSION"),
+        shaders: plan
+            .shaders
+            .iter()
+            .map(|s| JsonShader {
+                source: s.source.display().to_string(),
+                output: s.text.as_ref().map(|_| args.out.join(&s.output).display().to_string()),
+                status: s.status.as_str(),
+                used_by: s.used_by.clone(),
+                variant: s.variant,
+                diagnostics: json_diags(&s.diagnostics),
+                validation: validation(),
+            })
+            .collect(),
+        presets: plan
+            .presets
+            .iter()
+            .map(|p| JsonPreset {
+                source: p.source.display().to_string(),
+                output: p.text.as_ref().map(|_| args.out.join(&p.output).display().to_string()),
+                status: p.status.as_str(),
+                passes: p.passes,
+                passes_translated: p.passes_ok,
+                diagnostics: json_diags(&p.diagnostics),
+            })
+            .collect(),
+        summary: JsonSummary {
+            cg_files,
+            cgp_files,
+            shaders: plan.shaders.len(),
+            shaders_translated: plan.shaders.iter().filter(|s| s.text.is_some()).count(),
+            shaders_with_warnings: plan.shaders.iter().filter(|s| s.status == Status::Warning).count(),
+            shaders_failed: plan.shaders.iter().filter(|s| s.text.is_none()).count(),
+            shader_variants: plan.shaders.iter().filter(|s| s.variant > 1).count(),
+            presets: plan.presets.len(),
+            presets_translated: plan.presets.iter().filter(|p| p.text.is_some()).count(),
+            presets_failed: plan.presets.iter().filter(|p| p.text.is_none()).count(),
+            luts_copied,
+            validated: 0,
+            seconds: start.elapsed().as_secs_f64(),
+        },
+    };
+    let _ = args.no_validate;
+    if let Some(path) = &args.report {
+        match serde_json::to_string_pretty(&report) {
+            Ok(json) => {
+                if let Err(e) = write_atomic(path, json.as_bytes(), true) {
+                    reporter.error(&format!("cannot write the report {}: {e}", path.display()));
+                    io_failed = true;
+                }
+            }
+            Err(e) => {
+                reporter.error(&format!("cannot encode the report: {e}"));
+                io_failed = true;
+            }
+        }
+    }
+    print_summary(&report, &plan);
+    if io_failed {
+        Exit::Failure
+    } else if report.summary.shaders_failed > 0 || report.summary.presets_failed > 0 {
+        Exit::Errors
+    } else {
+        Exit::Clean
+    }
+}
+
+fn absolute(p: &Path) -> std::io::Result<PathBuf> {
+    if p.exists() {
+        p.canonicalize()
+    } else {
+        let parent = p.parent().filter(|x| !x.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        Ok(absolute(parent)?.join(p.file_name().unwrap_or_default()))
+    }
+}
+
+fn print_summary(r: &JsonReport, plan: &Plan) {
+    let s = &r.summary;
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{:<10} {:>6} {:>11} {:>9} {:>7} {:>10}\n",
+        "", "total", "translated", "warnings", "errors", "validated"
+    ));
+    out.push_str(&format!(
+        "{:<10} {:>6} {:>11} {:>9} {:>7} {:>10}\n",
+        "shaders", s.shaders, s.shaders_translated, s.shaders_with_warnings, s.shaders_failed, s.validated
+    ));
+    out.push_str(&format!(
+        "{:<10} {:>6} {:>11} {:>9} {:>7} {:>10}\n",
+        "presets",
+        s.presets,
+        s.presets_translated,
+        r.presets.iter().filter(|p| p.status == "warning").count(),
+        s.presets_failed,
+        "-"
+    ));
+    if s.shader_variants > 0 {
+        out.push_str(&format!("{} shaders were emitted in more than one variant (different preset contexts)\n", s.shader_variants));
+    }
+    let mut worst: Vec<&migrate::ShaderOut> = plan.shaders.iter().filter(|x| x.text.is_none()).collect();
+    worst.sort_by_key(|x| std::cmp::Reverse(x.diagnostics.iter().filter(|d| d.severity == Severity::Error).count()));
+    if !worst.is_empty() {
+        out.push_str("failed shaders (first error):\n");
+        for w in worst.iter().take(10) {
+            if let Some(d) = w.diagnostics.iter().find(|d| d.severity == Severity::Error) {
+                out.push_str(&format!("  {}:{}:{}: {} {}\n", d.file, d.line, d.column, d.code, d.message));
+            }
+        }
+        if worst.len() > 10 {
+            out.push_str(&format!("  ... and {} more (see the report)\n", worst.len() - 10));
+        }
+    }
+    out.push_str(&format!("done in {:.2}s\n", s.seconds));
+    let _ = super::write_stdout(&out);
+}

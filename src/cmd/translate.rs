@@ -1,0 +1,90 @@
+//! `cg2slang translate`: one Cg file to one slang file.
+//!
+//! Translates FILE.cg as pass 0 of a one-pass chain (or, with `--preset P.cgp --pass N`,
+//! in that preset's context: pass index, aliases, feedback pass, LUT names) and prints
+//! the slang text to stdout, or writes it atomically to `-o OUT.slang` (an existing file
+//! only with `--force`). Exit 0 clean, 1 on errors, 2 on usage/I/O errors.
+
+use super::output::{write_atomic, WriteError};
+use super::{write_stdout, Exit, FrontendArgs, Reporter};
+use clap::Args;
+use grammar::{RealFs, SourceMap};
+use std::path::PathBuf;
+use translator::translate::{translate, TranslateOptions};
+
+#[derive(Debug, Args)]
+pub struct TranslateArgs {
+    /// The Cg file to translate.
+    #[arg(value_name = "FILE.cg")]
+    pub file: PathBuf,
+
+    #[command(flatten)]
+    pub frontend: FrontendArgs,
+
+    /// Write the slang text here instead of stdout.
+    #[arg(short = 'o', long = "output", value_name = "OUT.slang")]
+    pub output: Option<PathBuf>,
+
+    /// Overwrite OUT.slang if it exists.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Translate in the context of this preset (needs --pass).
+    #[arg(long, value_name = "P.cgp", requires = "pass")]
+    pub preset: Option<PathBuf>,
+
+    /// The 0-based pass of the preset this file is.
+    #[arg(long, value_name = "N", requires = "preset")]
+    pub pass: Option<usize>,
+}
+
+pub fn run(args: &TranslateArgs, reporter: &Reporter) -> Exit {
+    let mut options = TranslateOptions::default();
+    if let (Some(preset_path), Some(pass)) = (&args.preset, args.pass) {
+        let mut psources = SourceMap::new();
+        let (preset, diags) = translator::preset::load_cgp(&mut psources, preset_path, &RealFs);
+        reporter.diagnostics(&psources, &diags);
+        let Some(preset) = preset else { return Exit::Errors };
+        if pass >= preset.passes.len() {
+            reporter.error(&format!("--pass {pass}: the preset has {} passes", preset.passes.len()));
+            return Exit::Failure;
+        }
+        options.context = preset.pass_context(pass);
+    }
+    let mut pp = args.frontend.pp_options();
+    pp.defines.push(("PARAMETER_UNIFORM".into(), None));
+    for a in options.context.aliases.iter().filter(|a| !a.is_empty()) {
+        pp.defines.push((format!("{a}_ALIAS"), None));
+    }
+    let mut sources = SourceMap::new();
+    let parsed = grammar::parse_file(&mut sources, &args.file, &pp, &RealFs);
+    if parsed.root.is_none() {
+        for d in &parsed.diagnostics {
+            reporter.error(&d.message);
+        }
+        return Exit::Failure;
+    }
+    let t = translate(&sources, &parsed, &options);
+    reporter.diagnostics(&sources, &t.diagnostics);
+    let Some(text) = t.text else { return Exit::Errors };
+    match &args.output {
+        Some(path) => match write_atomic(path, text.as_bytes(), args.force) {
+            Ok(()) => Exit::Clean,
+            Err(WriteError::Exists) => {
+                reporter.error(&format!("not writing {}: {}", path.display(), WriteError::Exists));
+                Exit::Failure
+            }
+            Err(e) => {
+                reporter.error(&format!("cannot write {}: {e}", path.display()));
+                Exit::Failure
+            }
+        },
+        None => match write_stdout(&text) {
+            Ok(()) => Exit::Clean,
+            Err(e) => {
+                reporter.error(&format!("cannot write to stdout: {e}"));
+                Exit::Failure
+            }
+        },
+    }
+}
