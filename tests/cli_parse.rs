@@ -97,72 +97,31 @@ fn clean_file_exits_0_and_prints_nothing() {
 fn dump_ast_prints_the_tree_to_stdout() {
     let dir = temp();
     let file = write(dir.path(), "clean.cg", CLEAN);
-    let run = cg2slang([
-        OsStr::new("parse"),
-        file.as_os_str(),
-        OsStr::new("--dump-ast"),
-    ]);
+    let run = cg2slang([OsStr::new("parse"), file.as_os_str(), OsStr::new("--dump-ast")]);
     run.assert_code(0);
-    assert!(
-        run.stdout.contains("main_fragment"),
-        "the dump names the function:\n{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout.contains("video_size"),
-        "the dump names the struct field:\n{}",
-        run.stdout
-    );
+    assert!(run.stdout.contains("main_fragment"), "the dump names the function:\n{}", run.stdout);
+    assert!(run.stdout.contains("video_size"), "the dump names the struct field:\n{}", run.stdout);
     assert_eq!(run.stderr, "");
 }
 
 #[test]
 fn syntax_error_exits_1_with_location_and_code() {
     let dir = temp();
-    let file = write(
-        dir.path(),
-        "broken.cg",
-        "float a = 1.0;\nfloat b = 2.0;\nfloat y = );\n",
-    );
-    let run = cg2slang([
-        OsStr::new("parse"),
-        OsStr::new("--color"),
-        OsStr::new("never"),
-        file.as_os_str(),
-    ]);
+    let file = write(dir.path(), "broken.cg", "float a = 1.0;\nfloat b = 2.0;\nfloat y = );\n");
+    let run = cg2slang([OsStr::new("parse"), OsStr::new("--color"), OsStr::new("never"), file.as_os_str()]);
     run.assert_code(1);
     assert!(run.stderr.contains("error[E0201]"), "{}", run.stderr);
-    assert!(
-        run.stderr.contains(&at(&file, 3, 11)),
-        "points at the `)`:\n{}",
-        run.stderr
-    );
-    assert!(
-        run.stderr.contains("emitted"),
-        "a summary line ends the report:\n{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains(&at(&file, 3, 11)), "points at the `)`:\n{}", run.stderr);
+    assert!(run.stderr.contains("emitted"), "a summary line ends the report:\n{}", run.stderr);
 }
 
 #[test]
 fn errors_still_dump_the_recovered_ast() {
     let dir = temp();
-    let file = write(
-        dir.path(),
-        "broken.cg",
-        "float y = );\nfloat4 after_the_error() { return 1.0.xxxx; }\n",
-    );
-    let run = cg2slang([
-        OsStr::new("parse"),
-        OsStr::new("--dump-ast"),
-        file.as_os_str(),
-    ]);
+    let file = write(dir.path(), "broken.cg", "float y = );\nfloat4 after_the_error() { return 1.0.xxxx; }\n");
+    let run = cg2slang([OsStr::new("parse"), OsStr::new("--dump-ast"), file.as_os_str()]);
     run.assert_code(1);
-    assert!(
-        run.stdout.contains("after_the_error"),
-        "recovery keeps the later function:\n{}",
-        run.stdout
-    );
+    assert!(run.stdout.contains("after_the_error"), "recovery keeps the later function:\n{}", run.stdout);
 }
 
 #[test]
@@ -185,11 +144,7 @@ fn missing_input_file_exits_2_with_a_clear_message() {
     let run = cg2slang([OsStr::new("parse"), missing.as_os_str()]);
     run.assert_code(2);
     assert!(run.stderr.contains("cannot read"), "{}", run.stderr);
-    assert!(
-        run.stderr.contains(&missing.display().to_string()),
-        "names the file:\n{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains(&missing.display().to_string()), "names the file:\n{}", run.stderr);
     assert_eq!(run.stdout, "");
 }
 
@@ -217,11 +172,7 @@ fn help_and_version_exit_0() {
     assert!(help.stdout.contains("parse"), "{}", help.stdout);
     let parse_help = cg2slang(["parse", "--help"]);
     parse_help.assert_code(0);
-    assert!(
-        parse_help.stdout.contains("--dump-ast"),
-        "{}",
-        parse_help.stdout
-    );
+    assert!(parse_help.stdout.contains("--dump-ast"), "{}", parse_help.stdout);
     cg2slang(["--version"]).assert_code(0);
 }
 
@@ -230,18 +181,9 @@ fn bad_define_name_is_a_usage_error() {
     let dir = temp();
     let file = write(dir.path(), "clean.cg", CLEAN);
     for bad in ["=1", "1ABC", "A-B"] {
-        let run = cg2slang([
-            OsStr::new("parse"),
-            file.as_os_str(),
-            OsStr::new("-D"),
-            OsStr::new(bad),
-        ]);
+        let run = cg2slang([OsStr::new("parse"), file.as_os_str(), OsStr::new("-D"), OsStr::new(bad)]);
         run.assert_code(2);
-        assert!(
-            run.stderr.contains("not a macro name"),
-            "{bad}: {}",
-            run.stderr
-        );
+        assert!(run.stderr.contains("not a macro name"), "{bad}: {}", run.stderr);
     }
 }
 
@@ -263,46 +205,16 @@ fn define_reaches_the_preprocessor() {
 
     let without = cg2slang([OsStr::new("parse"), file.as_os_str()]);
     without.assert_code(1);
-    assert!(
-        without.stderr.contains("error[E0113]"),
-        "the #error fires:\n{}",
-        without.stderr
-    );
-    assert!(
-        without.stderr.contains(&format!("{}:2:", file.display())),
-        "{}",
-        without.stderr
-    );
+    assert!(without.stderr.contains("error[E0113]"), "the #error fires:\n{}", without.stderr);
+    assert!(without.stderr.contains(&format!("{}:2:", file.display())), "{}", without.stderr);
 
     // Separate and attached forms, with a value.
-    cg2slang([
-        OsStr::new("parse"),
-        file.as_os_str(),
-        OsStr::new("-D"),
-        OsStr::new("FEATURE=2"),
-    ])
-    .assert_code(0);
-    cg2slang([
-        OsStr::new("parse"),
-        OsStr::new("-DFEATURE=2"),
-        file.as_os_str(),
-    ])
-    .assert_code(0);
-    cg2slang([
-        OsStr::new("parse"),
-        OsStr::new("--define"),
-        OsStr::new("FEATURE=2"),
-        file.as_os_str(),
-    ])
-    .assert_code(0);
+    cg2slang([OsStr::new("parse"), file.as_os_str(), OsStr::new("-D"), OsStr::new("FEATURE=2")]).assert_code(0);
+    cg2slang([OsStr::new("parse"), OsStr::new("-DFEATURE=2"), file.as_os_str()]).assert_code(0);
+    cg2slang([OsStr::new("parse"), OsStr::new("--define"), OsStr::new("FEATURE=2"), file.as_os_str()]).assert_code(0);
 
     // Without a value the macro is 1, so the `#if FEATURE != 2` group is compiled.
-    let bare = cg2slang([
-        OsStr::new("parse"),
-        file.as_os_str(),
-        OsStr::new("-D"),
-        OsStr::new("FEATURE"),
-    ]);
+    let bare = cg2slang([OsStr::new("parse"), file.as_os_str(), OsStr::new("-D"), OsStr::new("FEATURE")]);
     bare.assert_code(1);
     assert!(bare.stderr.contains("error[E0201]"), "{}", bare.stderr);
     assert!(!bare.stderr.contains("E0113"), "{}", bare.stderr);
@@ -311,19 +223,9 @@ fn define_reaches_the_preprocessor() {
 #[test]
 fn several_defines_all_apply() {
     let dir = temp();
-    let file = write(
-        dir.path(),
-        "two.cg",
-        "#if !defined(A) || B != 7\n#error \"need A and B=7\"\n#endif\nfloat x;\n",
-    );
-    cg2slang([
-        OsStr::new("parse"),
-        file.as_os_str(),
-        OsStr::new("-DA"),
-        OsStr::new("-D"),
-        OsStr::new("B=7"),
-    ])
-    .assert_code(0);
+    let file = write(dir.path(), "two.cg", "#if !defined(A) || B != 7\n#error \"need A and B=7\"\n#endif\nfloat x;\n");
+    cg2slang([OsStr::new("parse"), file.as_os_str(), OsStr::new("-DA"), OsStr::new("-D"), OsStr::new("B=7")])
+        .assert_code(0);
     cg2slang([OsStr::new("parse"), file.as_os_str(), OsStr::new("-DA")]).assert_code(1);
     cg2slang([OsStr::new("parse"), file.as_os_str(), OsStr::new("-DB=7")]).assert_code(1);
 }
@@ -331,38 +233,16 @@ fn several_defines_all_apply() {
 #[test]
 fn include_dir_reaches_the_preprocessor() {
     let dir = temp();
-    let file = write(
-        dir.path(),
-        "src/main.cg",
-        "#include \"helper.inc\"\nfloat4 f() { return HELPER_VALUE.xxxx; }\n",
-    );
+    let file = write(dir.path(), "src/main.cg", "#include \"helper.inc\"\nfloat4 f() { return HELPER_VALUE.xxxx; }\n");
     let inc = dir.path().join("lib");
-    write(
-        &inc,
-        "helper.inc",
-        "#define HELPER_VALUE 0.5\nfloat helper() { return HELPER_VALUE; }\n",
-    );
+    write(&inc, "helper.inc", "#define HELPER_VALUE 0.5\nfloat helper() { return HELPER_VALUE; }\n");
 
     let without = cg2slang([OsStr::new("parse"), file.as_os_str()]);
     without.assert_code(1);
-    assert!(
-        without.stderr.contains("error[E0104]"),
-        "{}",
-        without.stderr
-    );
-    assert!(
-        without.stderr.contains(&format!("{}:1:", file.display())),
-        "{}",
-        without.stderr
-    );
+    assert!(without.stderr.contains("error[E0104]"), "{}", without.stderr);
+    assert!(without.stderr.contains(&format!("{}:1:", file.display())), "{}", without.stderr);
 
-    cg2slang([
-        OsStr::new("parse"),
-        file.as_os_str(),
-        OsStr::new("-I"),
-        inc.as_os_str(),
-    ])
-    .assert_code(0);
+    cg2slang([OsStr::new("parse"), file.as_os_str(), OsStr::new("-I"), inc.as_os_str()]).assert_code(0);
     let mut attached = OsStr::new("-I").to_os_string();
     attached.push(inc.as_os_str());
     cg2slang([OsStr::new("parse"), attached.as_os_str(), file.as_os_str()]).assert_code(0);
@@ -371,11 +251,8 @@ fn include_dir_reaches_the_preprocessor() {
 #[test]
 fn include_dirs_are_searched_in_order() {
     let dir = temp();
-    let file = write(
-        dir.path(),
-        "main.cg",
-        "#include \"pick.inc\"\n#if PICKED != 1\n#error \"wrong directory\"\n#endif\n",
-    );
+    let file =
+        write(dir.path(), "main.cg", "#include \"pick.inc\"\n#if PICKED != 1\n#error \"wrong directory\"\n#endif\n");
     let first = dir.path().join("first");
     let second = dir.path().join("second");
     write(&first, "pick.inc", "#define PICKED 1\n");
@@ -398,11 +275,7 @@ fn include_dirs_are_searched_in_order() {
         first.as_os_str(),
     ]);
     swapped.assert_code(1);
-    assert!(
-        swapped.stderr.contains("error[E0113]"),
-        "{}",
-        swapped.stderr
-    );
+    assert!(swapped.stderr.contains("error[E0113]"), "{}", swapped.stderr);
 }
 
 #[test]
@@ -410,60 +283,31 @@ fn missing_include_dir_is_an_io_error() {
     let dir = temp();
     let file = write(dir.path(), "clean.cg", CLEAN);
     let missing = dir.path().join("no-such-dir");
-    let run = cg2slang([
-        OsStr::new("parse"),
-        file.as_os_str(),
-        OsStr::new("-I"),
-        missing.as_os_str(),
-    ]);
+    let run = cg2slang([OsStr::new("parse"), file.as_os_str(), OsStr::new("-I"), missing.as_os_str()]);
     run.assert_code(2);
-    assert!(
-        run.stderr.contains(&missing.display().to_string()),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains(&missing.display().to_string()), "{}", run.stderr);
 }
 
 #[test]
 fn errors_inside_an_included_file_point_into_that_file() {
     let dir = temp();
-    let file = write(
-        dir.path(),
-        "main.cg",
-        "#include \"inc/bad.inc\"\nfloat fine;\n",
-    );
+    let file = write(dir.path(), "main.cg", "#include \"inc/bad.inc\"\nfloat fine;\n");
     write(dir.path(), "inc/bad.inc", "float ok;\nfloat broken = );\n");
     let run = cg2slang([OsStr::new("parse"), file.as_os_str()]);
     run.assert_code(1);
     assert!(run.stderr.contains("error[E0201]"), "{}", run.stderr);
-    assert!(
-        run.stderr.contains("bad.inc:2:16"),
-        "points into the included file:\n{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains("bad.inc:2:16"), "points into the included file:\n{}", run.stderr);
 }
 
 #[test]
 fn errors_inside_macros_point_at_the_use_and_name_the_macro() {
     let dir = temp();
-    let file = write(
-        dir.path(),
-        "macro.cg",
-        "#define BROKEN )\n\nfloat x = BROKEN;\n",
-    );
+    let file = write(dir.path(), "macro.cg", "#define BROKEN )\n\nfloat x = BROKEN;\n");
     let run = cg2slang([OsStr::new("parse"), file.as_os_str()]);
     run.assert_code(1);
     assert!(run.stderr.contains("error[E0201]"), "{}", run.stderr);
-    assert!(
-        run.stderr.contains(&at(&file, 3, 11)),
-        "points at the macro's use:\n{}",
-        run.stderr
-    );
-    assert!(
-        run.stderr.contains("in expansion of macro `BROKEN`"),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains(&at(&file, 3, 11)), "points at the macro's use:\n{}", run.stderr);
+    assert!(run.stderr.contains("in expansion of macro `BROKEN`"), "{}", run.stderr);
 }
 
 #[test]
@@ -471,26 +315,13 @@ fn color_follows_the_flag() {
     let dir = temp();
     let file = write(dir.path(), "broken.cg", "float y = );\n");
     let always = cg2slang_env(
-        [
-            OsStr::new("parse"),
-            OsStr::new("--color"),
-            OsStr::new("always"),
-            file.as_os_str(),
-        ],
+        [OsStr::new("parse"), OsStr::new("--color"), OsStr::new("always"), file.as_os_str()],
         &[("NO_COLOR", "1")],
     );
     always.assert_code(1);
-    assert!(
-        always.stderr.contains('\x1b'),
-        "--color always wins over NO_COLOR:\n{}",
-        always.stderr
-    );
+    assert!(always.stderr.contains('\x1b'), "--color always wins over NO_COLOR:\n{}", always.stderr);
 
-    let never = cg2slang([
-        OsStr::new("parse"),
-        OsStr::new("--color=never"),
-        file.as_os_str(),
-    ]);
+    let never = cg2slang([OsStr::new("parse"), OsStr::new("--color=never"), file.as_os_str()]);
     never.assert_code(1);
     assert!(!never.stderr.contains('\x1b'), "{}", never.stderr);
 

@@ -26,8 +26,7 @@ fn cg_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&d).unwrap_or_else(|e| panic!("cannot list {}: {e}", d.display()));
+        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("cannot list {}: {e}", d.display()));
         for entry in entries {
             let path = entry.expect("a directory entry").path();
             if path.is_dir() {
@@ -58,19 +57,9 @@ fn parse(path: &Path) -> Option<Outcome> {
         let mut sources = SourceMap::new();
         let result = grammar::parse_file(&mut sources, &owned, &PpOptions::default(), &RealFs);
         let outcome = Outcome {
-            errors: result
-                .diagnostics
-                .iter()
-                .filter(|d| d.is_error())
-                .map(|d| d.code)
-                .collect(),
+            errors: result.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code).collect(),
             items: result.unit.items.len(),
-            error_items: result
-                .unit
-                .items
-                .iter()
-                .filter(|i| matches!(i, Item::Error(_)))
-                .count(),
+            error_items: result.unit.items.iter().filter(|i| matches!(i, Item::Error(_))).count(),
             rendered: render_plain(&sources, &result.diagnostics),
         };
         let _ = tx.send(outcome);
@@ -89,13 +78,9 @@ fn expected_codes(path: &Path) -> Result<Vec<String>, String> {
         .and_then(|rest| rest.strip_prefix("expect:"))
         .ok_or_else(|| format!("first line must be `// expect: CODE ...`, found {first:?}"))?;
     let codes: Vec<String> = codes.split_whitespace().map(str::to_owned).collect();
-    let well_formed = |c: &String| {
-        c.len() == 5 && c.starts_with('E') && c[1..].bytes().all(|b| b.is_ascii_digit())
-    };
+    let well_formed = |c: &String| c.len() == 5 && c.starts_with('E') && c[1..].bytes().all(|b| b.is_ascii_digit());
     if codes.is_empty() || !codes.iter().all(well_formed) {
-        return Err(format!(
-            "`// expect:` must list error codes like E0104, found {first:?}"
-        ));
+        return Err(format!("`// expect:` must list error codes like E0104, found {first:?}"));
     }
     Ok(codes)
 }
@@ -116,40 +101,26 @@ fn missing_codes(expected: &[String], actual: &[&str]) -> Vec<String> {
 }
 
 fn relative(path: &Path) -> String {
-    path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
-        .unwrap_or(path)
-        .display()
-        .to_string()
+    path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path).display().to_string()
 }
 
 #[test]
 fn good_corpus_files_parse_without_errors() {
     let bad_dir = corpus_dir().join("bad");
-    let files: Vec<PathBuf> = cg_files(&corpus_dir())
-        .into_iter()
-        .filter(|p| !p.starts_with(&bad_dir))
-        .collect();
-    assert!(
-        files.len() >= 12,
-        "expected the corpus to hold at least 12 good files, found {}",
-        files.len()
-    );
+    let files: Vec<PathBuf> = cg_files(&corpus_dir()).into_iter().filter(|p| !p.starts_with(&bad_dir)).collect();
+    assert!(files.len() >= 12, "expected the corpus to hold at least 12 good files, found {}", files.len());
     let mut failures = Vec::new();
     for path in &files {
         let name = relative(path);
         match parse(path) {
             None => failures.push(format!("{name}: did not finish within {TIMEOUT:?}")),
-            Some(o) if !o.errors.is_empty() => failures.push(format!(
-                "{name}: {} error(s) {:?}\n{}",
-                o.errors.len(),
-                o.errors,
-                o.rendered
-            )),
+            Some(o) if !o.errors.is_empty() => {
+                failures.push(format!("{name}: {} error(s) {:?}\n{}", o.errors.len(), o.errors, o.rendered))
+            }
             Some(o) if o.items == 0 => failures.push(format!("{name}: parsed to an empty AST")),
-            Some(o) if o.error_items > 0 => failures.push(format!(
-                "{name}: {} Error item(s) in the AST without an error diagnostic",
-                o.error_items
-            )),
+            Some(o) if o.error_items > 0 => {
+                failures.push(format!("{name}: {} Error item(s) in the AST without an error diagnostic", o.error_items))
+            }
             Some(_) => {}
         }
     }
@@ -165,11 +136,7 @@ fn good_corpus_files_parse_without_errors() {
 #[test]
 fn bad_corpus_files_report_their_expected_codes() {
     let files = cg_files(&corpus_dir().join("bad"));
-    assert!(
-        files.len() >= 8,
-        "expected at least 8 files in corpus/bad, found {}",
-        files.len()
-    );
+    assert!(files.len() >= 8, "expected at least 8 files in corpus/bad, found {}", files.len());
     let mut failures = Vec::new();
     for path in &files {
         let name = relative(path);
@@ -206,9 +173,6 @@ fn bad_corpus_files_report_their_expected_codes() {
 fn expected_codes_are_a_multiset() {
     let e = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     assert!(missing_codes(&e(&["E0201"]), &["E0201", "E0202"]).is_empty());
-    assert_eq!(
-        missing_codes(&e(&["E0201", "E0201"]), &["E0201"]),
-        ["E0201"]
-    );
+    assert_eq!(missing_codes(&e(&["E0201", "E0201"]), &["E0201"]), ["E0201"]);
     assert_eq!(missing_codes(&e(&["E0104"]), &["E0105"]), ["E0104"]);
 }

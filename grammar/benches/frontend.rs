@@ -29,8 +29,7 @@ fn corpus_files() -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
     let mut stack = vec![corpus_dir()];
     while let Some(dir) = stack.pop() {
-        let entries = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
@@ -38,8 +37,7 @@ fn corpus_files() -> Vec<(PathBuf, String)> {
                     stack.push(path);
                 }
             } else if path.extension().is_some_and(|e| e == "cg") {
-                let text = std::fs::read_to_string(&path)
-                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
                 out.push((path, text));
             }
         }
@@ -66,8 +64,7 @@ fn inline_includes(path: &Path, text: &str, seen: &mut Vec<PathBuf>) -> String {
                 let inc = path.parent().unwrap_or(Path::new(".")).join(name);
                 if !seen.contains(&inc) {
                     seen.push(inc.clone());
-                    let body = std::fs::read_to_string(&inc)
-                        .unwrap_or_else(|e| panic!("{}: {e}", inc.display()));
+                    let body = std::fs::read_to_string(&inc).unwrap_or_else(|e| panic!("{}: {e}", inc.display()));
                     out.push_str(&inline_includes(&inc, &body, seen));
                 }
                 out.push('\n');
@@ -114,23 +111,12 @@ fn is_builtin(name: &str, after_dot: bool) -> bool {
     if WORDS.contains(&name) || WORDS.contains(&without_digits) || name.starts_with("__") {
         return true;
     }
-    let dims = |s: &str| {
-        matches!(
-            s.as_bytes(),
-            [] | [b'1'..=b'4'] | [b'1'..=b'4', b'x', b'1'..=b'4']
-        )
-    };
-    let numeric_type = [
-        "float", "half", "fixed", "int", "bool", "double", "cint", "cfloat", "short", "long",
-        "char",
-    ]
-    .iter()
-    .any(|base| name.strip_prefix(base).is_some_and(dims));
+    let dims = |s: &str| matches!(s.as_bytes(), [] | [b'1'..=b'4'] | [b'1'..=b'4', b'x', b'1'..=b'4']);
+    let numeric_type = ["float", "half", "fixed", "int", "bool", "double", "cint", "cfloat", "short", "long", "char"]
+        .iter()
+        .any(|base| name.strip_prefix(base).is_some_and(dims));
     let swizzle = |set: &str| name.len() <= 4 && name.chars().all(|c| set.contains(c));
-    let matrix_swizzle = name.starts_with('_')
-        && name
-            .bytes()
-            .all(|b| b == b'_' || b == b'm' || b.is_ascii_digit());
+    let matrix_swizzle = name.starts_with('_') && name.bytes().all(|b| b == b'_' || b == b'm' || b.is_ascii_digit());
     numeric_type || (after_dot && (swizzle("xyzw") || swizzle("rgba") || matrix_swizzle))
 }
 
@@ -158,15 +144,9 @@ fn rename(text: &str, suffix: &str) -> String {
 
 /// One translation unit of about [`TARGET_BYTES`] made of renamed corpus copies.
 fn big_input() -> String {
-    let files: Vec<String> = corpus_files()
-        .into_iter()
-        .map(|(path, text)| inline_includes(&path, &text, &mut Vec::new()))
-        .collect();
-    assert!(
-        !files.is_empty(),
-        "no corpus files under {}",
-        corpus_dir().display()
-    );
+    let files: Vec<String> =
+        corpus_files().into_iter().map(|(path, text)| inline_includes(&path, &text, &mut Vec::new())).collect();
+    assert!(!files.is_empty(), "no corpus files under {}", corpus_dir().display());
     let mut out = String::with_capacity(TARGET_BYTES + 64 * 1024);
     let mut copy = 0;
     while out.len() < TARGET_BYTES {
@@ -180,13 +160,7 @@ fn big_input() -> String {
 
 fn parse(text: &str) -> grammar::ParseResult {
     let mut sources = SourceMap::new();
-    grammar::parse_str(
-        &mut sources,
-        "bench.cg",
-        text,
-        &PpOptions::default(),
-        &MemoryFs::new(),
-    )
+    grammar::parse_str(&mut sources, "bench.cg", text, &PpOptions::default(), &MemoryFs::new())
 }
 
 fn benches(c: &mut Criterion) {
@@ -217,19 +191,12 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("frontend");
     group.throughput(Throughput::Bytes(bytes));
     group.sample_size(10);
-    group.bench_function("preprocess+lex+parse", |b| {
-        b.iter(|| black_box(parse(black_box(&text))))
-    });
+    group.bench_function("preprocess+lex+parse", |b| b.iter(|| black_box(parse(black_box(&text)))));
     group.bench_function("preprocess+lex", |b| {
         b.iter(|| {
             let mut sources = SourceMap::new();
             let root = sources.add_file("bench.cg", Some(PathBuf::from("bench.cg")), text.clone());
-            black_box(grammar::pp::preprocess(
-                &mut sources,
-                root,
-                &PpOptions::default(),
-                &MemoryFs::new(),
-            ))
+            black_box(grammar::pp::preprocess(&mut sources, root, &PpOptions::default(), &MemoryFs::new()))
         })
     });
     group.finish();
@@ -237,9 +204,7 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("lex");
     group.throughput(Throughput::Bytes(bytes));
     group.sample_size(10);
-    group.bench_function("lex", |b| {
-        b.iter(|| black_box(lexer::lex(black_box(&text), FileId(0))))
-    });
+    group.bench_function("lex", |b| b.iter(|| black_box(lexer::lex(black_box(&text), FileId(0)))));
     group.finish();
 }
 

@@ -42,12 +42,7 @@ struct Options {
 }
 
 fn parse_options() -> Result<Options, String> {
-    let mut o = Options {
-        seconds: 60,
-        seed: 0x5eed_c9c9,
-        out: PathBuf::from("fuzz/artifacts"),
-        hang_seconds: 20,
-    };
+    let mut o = Options { seconds: 60, seed: 0x5eed_c9c9, out: PathBuf::from("fuzz/artifacts"), hang_seconds: 20 };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
@@ -55,11 +50,7 @@ fn parse_options() -> Result<Options, String> {
             "--seconds" => o.seconds = value()?.parse().map_err(|e| format!("--seconds: {e}"))?,
             "--seed" => o.seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
             "--out" => o.out = PathBuf::from(value()?),
-            "--hang-seconds" => {
-                o.hang_seconds = value()?
-                    .parse()
-                    .map_err(|e| format!("--hang-seconds: {e}"))?
-            }
+            "--hang-seconds" => o.hang_seconds = value()?.parse().map_err(|e| format!("--hang-seconds: {e}"))?,
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -208,9 +199,7 @@ fn main() -> ExitCode {
     let options = match parse_options() {
         Ok(o) => o,
         Err(e) => {
-            eprintln!(
-                "fuzz: {e}\nusage: fuzz [--seconds N] [--seed S] [--out DIR] [--hang-seconds N]"
-            );
+            eprintln!("fuzz: {e}\nusage: fuzz [--seconds N] [--seed S] [--out DIR] [--hang-seconds N]");
             return ExitCode::from(2);
         }
     };
@@ -223,20 +212,14 @@ fn main() -> ExitCode {
     let soup_dir = corpus_root.join("grammar");
     let soup_root = soup_dir.join("soup.cg");
     let mut base = MemoryFs::new()
-        .with(
-            soup_dir.join("x.inc"),
-            "#define X_INC 1\nfloat x_inc;\n#define F2(a, b) (a) + (b)\n",
-        )
+        .with(soup_dir.join("x.inc"), "#define X_INC 1\nfloat x_inc;\n#define F2(a, b) (a) + (b)\n")
         .with(soup_dir.join("cycle.inc"), "#include \"cycle.inc\"\n");
     for (path, bytes) in &corpus {
         base.insert(path.clone(), bytes.clone());
     }
 
     panic::set_hook(Box::new(|info| {
-        let location = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
+        let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
         let payload = info
             .payload()
             .downcast_ref::<&str>()
@@ -265,16 +248,8 @@ fn main() -> ExitCode {
                     last = (n, Instant::now());
                 } else if last.1.elapsed() > Duration::from_secs(limit) {
                     let input = current.lock().map(|c| c.clone()).unwrap_or_default();
-                    let path = save(
-                        &out,
-                        "hang.cg",
-                        &input,
-                        &format!("no progress for {limit} s"),
-                    );
-                    eprintln!(
-                        "fuzz: HANG after {n} inputs; input saved to {}",
-                        path.display()
-                    );
+                    let path = save(&out, "hang.cg", &input, &format!("no progress for {limit} s"));
+                    eprintln!("fuzz: HANG after {n} inputs; input saved to {}", path.display());
                     std::process::exit(3);
                 }
             }
@@ -315,10 +290,7 @@ fn main() -> ExitCode {
             }
             _ => {
                 let n = rng.below(2048);
-                (
-                    (soup_root.clone()),
-                    (0..n).map(|_| (rng.next() & 0xff) as u8).collect(),
-                )
+                ((soup_root.clone()), (0..n).map(|_| (rng.next() & 0xff) as u8).collect())
             }
         };
         if let Ok(mut c) = current.lock() {
@@ -336,30 +308,15 @@ fn main() -> ExitCode {
         let failure = match outcome {
             Ok(Ok(())) => None,
             Ok(Err(violation)) => Some(format!("invariant: {violation}")),
-            Err(_) => Some(
-                LAST_PANIC
-                    .lock()
-                    .ok()
-                    .and_then(|mut p| p.take())
-                    .unwrap_or_else(|| "panic".into()),
-            ),
+            Err(_) => Some(LAST_PANIC.lock().ok().and_then(|mut p| p.take()).unwrap_or_else(|| "panic".into())),
         };
         if let Some(message) = failure {
             crashes += 1;
             let key = message.lines().next().unwrap_or("").to_owned();
             if !distinct.contains_key(&key) {
                 let name = format!("crash-{:03}.cg", distinct.len());
-                let path = save(
-                    &options.out,
-                    &name,
-                    &input,
-                    &format!("{message}\nroot: {}\n", root.display()),
-                );
-                eprintln!(
-                    "fuzz: CRASH #{} ({}): {key}",
-                    distinct.len(),
-                    path.display()
-                );
+                let path = save(&options.out, &name, &input, &format!("{message}\nroot: {}\n", root.display()));
+                eprintln!("fuzz: CRASH #{} ({}): {key}", distinct.len(), path.display());
                 distinct.insert(key, path);
             }
         }

@@ -29,10 +29,7 @@ fn main() {
         collect(Path::new(root), &mut files);
     }
     files.sort();
-    let options = PpOptions {
-        defines: vec![("PARAMETER_UNIFORM".into(), None)],
-        ..PpOptions::default()
-    };
+    let options = PpOptions { defines: vec![("PARAMETER_UNIFORM".into(), None)], ..PpOptions::default() };
     let (mut clean, mut bytes, mut tokens) = (0usize, 0usize, 0usize);
     let (mut pp_time, mut parse_time) = (Duration::ZERO, Duration::ZERO);
     let mut failing = Vec::new();
@@ -42,11 +39,7 @@ fn main() {
         let root = match std::fs::read(path) {
             Ok(bytes) => {
                 let (text, bad) = grammar::source::decode(bytes);
-                let id = sources.add_file(
-                    path.display().to_string(),
-                    Some(grammar::source::normalize(path)),
-                    text,
-                );
+                let id = sources.add_file(path.display().to_string(), Some(grammar::source::normalize(path)), text);
                 if let Some(at) = bad {
                     diagnostics.push(grammar::not_utf8(id, at));
                 }
@@ -64,27 +57,16 @@ fn main() {
         let end = Instant::now();
         pp_time += middle - start;
         parse_time += end - middle;
-        bytes += pre
-            .files
-            .iter()
-            .map(|&f| sources.file(f).text.len())
-            .sum::<usize>();
+        bytes += pre.files.iter().map(|&f| sources.file(f).text.len()).sum::<usize>();
         tokens += pre.tokens.len();
         drop(unit);
         diagnostics.append(&mut pp_diags);
         diagnostics.append(&mut parse_diags);
-        let errors: Vec<Diagnostic> = diagnostics
-            .into_iter()
-            .filter(Diagnostic::is_error)
-            .collect();
+        let errors: Vec<Diagnostic> = diagnostics.into_iter().filter(Diagnostic::is_error).collect();
         if errors.is_empty() {
             clean += 1;
         } else {
-            let shown = if all {
-                &errors[..]
-            } else {
-                &errors[..errors.len().min(3)]
-            };
+            let shown = if all { &errors[..] } else { &errors[..errors.len().min(3)] };
             failing.push((path.clone(), errors.len(), render_short(&sources, shown)));
         }
     }
@@ -97,16 +79,8 @@ fn main() {
         let mb = bytes as f64 / 1e6;
         let rate = |d: Duration| mb / d.as_secs_f64().max(1e-9);
         println!("\n{mb:.1} MB of source ({tokens} tokens after preprocessing)");
-        println!(
-            "preprocess + lex: {:.3} s, {:.1} MB/s",
-            pp_time.as_secs_f64(),
-            rate(pp_time)
-        );
-        println!(
-            "parse:            {:.3} s, {:.1} MB/s",
-            parse_time.as_secs_f64(),
-            rate(parse_time)
-        );
+        println!("preprocess + lex: {:.3} s, {:.1} MB/s", pp_time.as_secs_f64(), rate(pp_time));
+        println!("parse:            {:.3} s, {:.1} MB/s", parse_time.as_secs_f64(), rate(parse_time));
         println!(
             "front end:        {:.3} s, {:.1} MB/s",
             (pp_time + parse_time).as_secs_f64(),

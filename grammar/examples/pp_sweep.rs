@@ -33,10 +33,7 @@ fn main() {
     };
     let mut files = Vec::new();
     cg_files(Path::new(&dir), &mut files);
-    let options = PpOptions {
-        defines: vec![("PARAMETER_UNIFORM".to_owned(), None)],
-        ..PpOptions::default()
-    };
+    let options = PpOptions { defines: vec![("PARAMETER_UNIFORM".to_owned(), None)], ..PpOptions::default() };
     let fs = RealFs;
     let mut clean = 0;
     let mut bytes = 0usize;
@@ -53,20 +50,12 @@ fn main() {
                 continue;
             }
         };
-        let root = sources.add_file(
-            path.display().to_string(),
-            Some(source::normalize(path)),
-            text,
-        );
+        let root = sources.add_file(path.display().to_string(), Some(source::normalize(path)), text);
         let (out, mut diags) = preprocess(&mut sources, root, &options, &fs);
         if let Some(at) = bad {
             diags.insert(0, grammar::not_utf8(root, at));
         }
-        bytes += out
-            .files
-            .iter()
-            .map(|f| sources.file(*f).text.len())
-            .sum::<usize>();
+        bytes += out.files.iter().map(|f| sources.file(*f).text.len()).sum::<usize>();
         tokens += out.tokens.len();
         for d in diags.iter().filter(|d| !d.is_error()) {
             *warnings.entry(d.code).or_default() += 1;
@@ -82,10 +71,7 @@ fn main() {
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    println!(
-        "{clean} of {} files with zero preprocessing errors",
-        files.len()
-    );
+    println!("{clean} of {} files with zero preprocessing errors", files.len());
     if !warnings.is_empty() {
         println!("warnings: {warnings:?} (pass --warnings to list them)");
     }

@@ -284,13 +284,31 @@ pub enum StmtKind {
     Expr(Expr),
     Declaration(Declaration),
     Block(Block),
-    If { cond: Expr, then: Box<Stmt>, else_: Option<Box<Stmt>> },
+    If {
+        cond: Expr,
+        then: Box<Stmt>,
+        else_: Option<Box<Stmt>>,
+    },
     /// `for (init; cond; step) body`; `init` is a declaration or expression statement.
-    For { init: Option<Box<Stmt>>, cond: Option<Expr>, step: Option<Expr>, body: Box<Stmt> },
-    While { cond: Expr, body: Box<Stmt> },
-    DoWhile { body: Box<Stmt>, cond: Expr },
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
+    While {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
+    DoWhile {
+        body: Box<Stmt>,
+        cond: Expr,
+    },
     /// The body is a block whose statements include `Case`/`Default` labels, as in C.
-    Switch { value: Expr, body: Block },
+    Switch {
+        value: Expr,
+        body: Block,
+    },
     Case(Expr),
     Default,
     Break,
@@ -424,22 +442,52 @@ pub struct TypeName {
 pub enum ExprKind {
     Ident(Ident),
     Literal(Literal),
-    Unary { op: UnaryOp, operand: Box<Expr> },
-    Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `a = b` has `op: None`; `a += b` has `op: Some(Add)`.
-    Assign { op: Option<BinaryOp>, lhs: Box<Expr>, rhs: Box<Expr> },
-    Conditional { cond: Box<Expr>, then: Box<Expr>, else_: Box<Expr> },
+    Assign {
+        op: Option<BinaryOp>,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    Conditional {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        else_: Box<Expr>,
+    },
     /// `a, b, c` (at least two).
     Comma(Vec<Expr>),
     /// `(float3) x`
-    Cast { ty: TypeName, operand: Box<Expr> },
+    Cast {
+        ty: TypeName,
+        operand: Box<Expr>,
+    },
     /// `float4(a, b)`, `float3x3(...)`, `S(...)`.
-    Constructor { ty: TypeName, args: Vec<Expr> },
+    Constructor {
+        ty: TypeName,
+        args: Vec<Expr>,
+    },
     /// `f(a, b)` or a method call `obj.f(a)` (the callee is then a `Member`).
-    Call { callee: Box<Expr>, args: Vec<Expr> },
+    Call {
+        callee: Box<Expr>,
+        args: Vec<Expr>,
+    },
     /// `.x`, `.rgba`, `._m01`, `._11`, `.field`, `.length`: resolved by sema.
-    Member { base: Box<Expr>, member: Ident },
-    Index { base: Box<Expr>, index: Box<Expr> },
+    Member {
+        base: Box<Expr>,
+        member: Ident,
+    },
+    Index {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
     /// An expression the parser could not read (a diagnostic was emitted).
     Error,
 }

@@ -194,10 +194,9 @@ impl<'a> Files<'a> for SourceFiles<'a> {
 
     fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, files::Error> {
         let f = self.0.file(id);
-        let start = f.line_start(line_index).ok_or(files::Error::LineTooLarge {
-            given: line_index,
-            max: f.line_count().saturating_sub(1),
-        })?;
+        let start = f
+            .line_start(line_index)
+            .ok_or(files::Error::LineTooLarge { given: line_index, max: f.line_count().saturating_sub(1) })?;
         let end = f.line_start(line_index + 1).unwrap_or(f.text.len() as u32);
         Ok(start as usize..end as usize)
     }

@@ -77,7 +77,13 @@ pub fn parse_root(sources: &mut SourceMap, root: FileId, options: &PpOptions, fs
 }
 
 /// Parses Cg text held in memory under `name` (includes resolve against `fs`).
-pub fn parse_str(sources: &mut SourceMap, name: &str, text: &str, options: &PpOptions, fs: &dyn FileSystem) -> ParseResult {
+pub fn parse_str(
+    sources: &mut SourceMap,
+    name: &str,
+    text: &str,
+    options: &PpOptions,
+    fs: &dyn FileSystem,
+) -> ParseResult {
     let root = sources.add_file(name, Some(source::normalize(Path::new(name))), text.to_owned());
     parse_root(sources, root, options, fs)
 }

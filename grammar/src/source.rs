@@ -133,9 +133,7 @@ impl SourceFile {
 }
 
 fn line_starts(text: &str) -> Vec<u32> {
-    std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| (i + 1) as u32))
-        .collect()
+    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| (i + 1) as u32)).collect()
 }
 
 /// A user-facing location: file name, one-based line and column.
@@ -201,10 +199,7 @@ impl SourceMap {
     }
 
     pub fn find_path(&self, path: &Path) -> Option<FileId> {
-        self.files
-            .iter()
-            .position(|f| f.path.as_deref() == Some(path))
-            .map(|i| FileId(i as u32))
+        self.files.iter().position(|f| f.path.as_deref() == Some(path)).map(|i| FileId(i as u32))
     }
 
     /// The text a span covers ("" when out of bounds).
@@ -308,10 +303,7 @@ impl MemoryFs {
 
 impl FileSystem for MemoryFs {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        self.files
-            .get(&normalize(path))
-            .cloned()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no such file"))
+        self.files.get(&normalize(path)).cloned().ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no such file"))
     }
     fn is_file(&self, path: &Path) -> bool {
         self.files.contains_key(&normalize(path))

@@ -23,10 +23,7 @@ use support::words::SOUP;
 
 fn base_fs() -> MemoryFs {
     MemoryFs::new()
-        .with(
-            "x.inc",
-            "#define X_INC 1\nfloat x_inc;\n#define F2(a, b) (a) + (b)\n",
-        )
+        .with("x.inc", "#define X_INC 1\nfloat x_inc;\n#define F2(a, b) (a) + (b)\n")
         .with("cycle.inc", "#include \"cycle.inc\"\n")
 }
 
@@ -35,12 +32,7 @@ fn base_fs() -> MemoryFs {
 fn parse_checked(bytes: &[u8]) -> Result<String, TestCaseError> {
     let fs = base_fs().with("soup.cg", bytes.to_vec());
     let mut sources = SourceMap::new();
-    let result = grammar::parse_file(
-        &mut sources,
-        Path::new("soup.cg"),
-        &PpOptions::default(),
-        &fs,
-    );
+    let result = grammar::parse_file(&mut sources, Path::new("soup.cg"), &PpOptions::default(), &fs);
     prop_assert!(result.root.is_some(), "the root file is in the file system");
     support::invariants::check(&sources, &result.diagnostics).map_err(TestCaseError::fail)?;
     Ok(render_short(&sources, &result.diagnostics))
@@ -70,15 +62,13 @@ fn read_corpus() -> Vec<(PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
     let mut stack = vec![root];
     while let Some(dir) = stack.pop() {
-        let entries = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+        let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
         for entry in entries {
             let path = entry.expect("a directory entry").path();
             if path.is_dir() {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "cg" || e == "inc") {
-                let bytes = std::fs::read(&path)
-                    .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+                let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
                 out.push((path, bytes));
             }
         }
@@ -131,15 +121,8 @@ fn apply(bytes: &mut Vec<u8>, edit: &Edit) {
 }
 
 fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256);
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
 }
 
 proptest! {
@@ -183,10 +166,5 @@ proptest! {
 fn the_corpus_is_there_to_mutate() {
     let files = corpus();
     assert!(files.len() >= 12, "found {} corpus files", files.len());
-    assert!(
-        files
-            .iter()
-            .any(|(p, _)| p.extension().is_some_and(|e| e == "inc")),
-        "the include helpers are read too"
-    );
+    assert!(files.iter().any(|(p, _)| p.extension().is_some_and(|e| e == "inc")), "the include helpers are read too");
 }

@@ -22,9 +22,8 @@ fn fixture_dir() -> PathBuf {
 }
 
 fn cg_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(dir).map(|rd| rd.flatten().map(|e| e.path()).collect()).unwrap_or_default();
     files.retain(|p| p.extension().is_some_and(|e| e == "cg"));
     files.sort();
     files
@@ -63,14 +62,8 @@ fn check_item_spans(sources: &SourceMap, unit: &TranslationUnit) -> Result<(), S
             return Err(format!("item span {span:?} is not a range of its file"));
         }
         if let Some(prev) = last {
-            if prev.file == span.file
-                && prev.expansion.is_none()
-                && span.expansion.is_none()
-                && span.start < prev.end
-            {
-                return Err(format!(
-                    "item spans overlap or go backwards: {prev:?} then {span:?}"
-                ));
+            if prev.file == span.file && prev.expansion.is_none() && span.expansion.is_none() && span.start < prev.end {
+                return Err(format!("item spans overlap or go backwards: {prev:?} then {span:?}"));
             }
         }
         last = Some(span);
@@ -85,20 +78,14 @@ fn run(kind: &str, expect_errors: bool) -> Vec<String> {
     let files = cg_files(&dir);
     assert!(!files.is_empty(), "no fixtures in {}", dir.display());
     for path in files {
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or("fixture")
-            .to_owned();
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("fixture").to_owned();
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         let mut sources = SourceMap::new();
         let name = format!("{stem}.cg");
         let result = grammar::parse_str(&mut sources, &name, &text, &PpOptions::default(), &fs);
         let errors = result.has_errors();
         if expect_errors && !errors {
-            failures.push(format!(
-                "{kind}/{name}: expected at least one error, got none"
-            ));
+            failures.push(format!("{kind}/{name}: expected at least one error, got none"));
         }
         if !expect_errors && !result.diagnostics.is_empty() {
             failures.push(format!(
@@ -138,13 +125,7 @@ fn err_fixtures_report_errors() {
 
 fn parse_text(text: &str) -> (SourceMap, grammar::ParseResult) {
     let mut sources = SourceMap::new();
-    let result = grammar::parse_str(
-        &mut sources,
-        "deep.cg",
-        text,
-        &PpOptions::default(),
-        &MemoryFs::new(),
-    );
+    let result = grammar::parse_str(&mut sources, "deep.cg", text, &PpOptions::default(), &MemoryFs::new());
     (sources, result)
 }
 
@@ -155,33 +136,16 @@ fn codes(result: &grammar::ParseResult) -> Vec<&'static str> {
 #[test]
 fn hundred_thousand_nested_parentheses_give_one_diagnostic() {
     let n = 100_000;
-    let text = format!(
-        "float x = {}1{};\nfloat y = 2;\n",
-        "(".repeat(n),
-        ")".repeat(n)
-    );
+    let text = format!("float x = {}1{};\nfloat y = 2;\n", "(".repeat(n), ")".repeat(n));
     let (sources, result) = parse_text(&text);
-    assert_eq!(
-        codes(&result),
-        ["E0204"],
-        "{}",
-        render_plain(&sources, &result.diagnostics)
-    );
+    assert_eq!(codes(&result), ["E0204"], "{}", render_plain(&sources, &result.diagnostics));
     // The next declaration still parses.
-    assert!(matches!(
-        result.unit.items.last(),
-        Some(Item::Declaration(_))
-    ));
+    assert!(matches!(result.unit.items.last(), Some(Item::Declaration(_))));
     let _ = dump(&sources, &result.unit);
 
     let unclosed = format!("float x = {}", "(".repeat(n));
     let (sources, result) = parse_text(&unclosed);
-    assert_eq!(
-        codes(&result),
-        ["E0204"],
-        "{}",
-        render_plain(&sources, &result.diagnostics)
-    );
+    assert_eq!(codes(&result), ["E0204"], "{}", render_plain(&sources, &result.diagnostics));
 }
 
 #[test]
@@ -196,16 +160,8 @@ fn hundred_thousand_term_chains_give_one_diagnostic() {
         let text = format!("void f() {{ x = {body}; }}\nfloat y = 2;\n");
         let (sources, result) = parse_text(&text);
         let c = codes(&result);
-        assert_eq!(
-            c,
-            ["E0204"],
-            "{op}: {}",
-            render_plain(&sources, &result.diagnostics)
-        );
-        assert!(
-            matches!(result.unit.items.last(), Some(Item::Declaration(_))),
-            "{op}"
-        );
+        assert_eq!(c, ["E0204"], "{op}: {}", render_plain(&sources, &result.diagnostics));
+        assert!(matches!(result.unit.items.last(), Some(Item::Declaration(_))), "{op}");
         let _ = dump(&sources, &result.unit);
     }
 }
@@ -213,21 +169,10 @@ fn hundred_thousand_term_chains_give_one_diagnostic() {
 #[test]
 fn hundred_thousand_nested_statements_give_one_diagnostic() {
     let n = 100_000;
-    let text = format!(
-        "void f() {{ {} x = 1; }}\nfloat y = 2;\n",
-        "if (a) ".repeat(n)
-    );
+    let text = format!("void f() {{ {} x = 1; }}\nfloat y = 2;\n", "if (a) ".repeat(n));
     let (sources, result) = parse_text(&text);
-    assert_eq!(
-        codes(&result),
-        ["E0204"],
-        "{}",
-        render_plain(&sources, &result.diagnostics)
-    );
-    assert!(matches!(
-        result.unit.items.last(),
-        Some(Item::Declaration(_))
-    ));
+    assert_eq!(codes(&result), ["E0204"], "{}", render_plain(&sources, &result.diagnostics));
+    assert!(matches!(result.unit.items.last(), Some(Item::Declaration(_))));
 }
 
 #[test]
@@ -242,11 +187,7 @@ fn deepest_accepted_trees_drop_dump_and_clone_on_a_small_stack() {
             let expr = format!("{}{chain}{}", "(".repeat(250), ")".repeat(250));
             let text = format!("void f() {{ {} x = {expr}; }}\n", "if (a) ".repeat(250));
             let (sources, result) = parse_text(&text);
-            assert!(
-                result.diagnostics.is_empty(),
-                "{}",
-                render_plain(&sources, &result.diagnostics)
-            );
+            assert!(result.diagnostics.is_empty(), "{}", render_plain(&sources, &result.diagnostics));
             let copy = result.unit.clone();
             assert_eq!(copy, result.unit);
             dump(&sources, &copy).len()
@@ -258,18 +199,9 @@ fn deepest_accepted_trees_drop_dump_and_clone_on_a_small_stack() {
 
 #[test]
 fn too_deep_brackets_inside_a_function_skip_only_that_function() {
-    let text = format!(
-        "void f() {{ x = {}1{}; y = 2; }}\nfloat after = 2;\n",
-        "(".repeat(300),
-        ")".repeat(300)
-    );
+    let text = format!("void f() {{ x = {}1{}; y = 2; }}\nfloat after = 2;\n", "(".repeat(300), ")".repeat(300));
     let (sources, result) = parse_text(&text);
-    assert_eq!(
-        codes(&result),
-        ["E0204"],
-        "{}",
-        render_plain(&sources, &result.diagnostics)
-    );
+    assert_eq!(codes(&result), ["E0204"], "{}", render_plain(&sources, &result.diagnostics));
     assert_eq!(result.unit.items.len(), 2);
     assert!(matches!(result.unit.items[0], Item::Error(_)));
     assert!(matches!(result.unit.items[1], Item::Declaration(_)));

@@ -40,7 +40,9 @@ pub fn run(args: &AnalyzeArgs, reporter: &Reporter) -> Exit {
         Some(name) => match Profile::named(name) {
             Some(p) => Some(p),
             None => {
-                reporter.error(&format!("unknown profile `{name}` (try glslv, glslf, vp40, fp40, arbvp1, arbfp1, vs_3_0, ps_3_0)"));
+                reporter.error(&format!(
+                    "unknown profile `{name}` (try glslv, glslf, vp40, fp40, arbvp1, arbfp1, vs_3_0, ps_3_0)"
+                ));
                 return Exit::Failure;
             }
         },
@@ -58,7 +60,11 @@ pub fn run(args: &AnalyzeArgs, reporter: &Reporter) -> Exit {
     let mut dumps = Vec::new();
     if !parsed.has_errors() {
         let has = |name: &str| {
-            parsed.unit.items.iter().any(|i| matches!(i, ast::Item::Function(f) if f.name.name == name && f.body.is_some()))
+            parsed
+                .unit
+                .items
+                .iter()
+                .any(|i| matches!(i, ast::Item::Function(f) if f.name.name == name && f.body.is_some()))
         };
         let entries: Vec<(String, Profile)> = match (&args.entry, &profile) {
             (Some(e), Some(p)) => vec![(e.clone(), p.clone())],

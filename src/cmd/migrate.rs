@@ -200,7 +200,9 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
     };
     let bar = if std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new(0);
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} translating [{bar:40}] {pos}/{len} {elapsed}") {
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{spinner} translating [{bar:40}] {pos}/{len} {elapsed}")
+        {
             b.set_style(style.progress_chars("=> "));
         }
         Some(b)
@@ -373,7 +375,10 @@ fn print_summary(r: &JsonReport, plan: &Plan) {
         "-"
     ));
     if s.shader_variants > 0 {
-        out.push_str(&format!("{} shaders were emitted in more than one variant (different preset contexts)\n", s.shader_variants));
+        out.push_str(&format!(
+            "{} shaders were emitted in more than one variant (different preset contexts)\n",
+            s.shader_variants
+        ));
     }
     let mut worst: Vec<&migrate::ShaderOut> = plan.shaders.iter().filter(|x| x.text.is_none()).collect();
     worst.sort_by_key(|x| std::cmp::Reverse(x.diagnostics.iter().filter(|d| d.severity == Severity::Error).count()));

@@ -68,11 +68,7 @@ pub struct FrontendArgs {
 
 impl FrontendArgs {
     pub fn pp_options(&self) -> PpOptions {
-        PpOptions {
-            include_dirs: self.include_dirs.clone(),
-            defines: self.defines.clone(),
-            ..PpOptions::default()
-        }
+        PpOptions { include_dirs: self.include_dirs.clone(), defines: self.defines.clone(), ..PpOptions::default() }
     }
 }
 
@@ -88,9 +84,7 @@ fn parse_define(arg: &str) -> Result<(String, Option<String>), String> {
     if valid {
         Ok((name.to_owned(), value))
     } else {
-        Err(format!(
-            "`{name}` is not a macro name (expected NAME or NAME=VALUE, NAME a C identifier)"
-        ))
+        Err(format!("`{name}` is not a macro name (expected NAME or NAME=VALUE, NAME a C identifier)"))
     }
 }
 
@@ -138,19 +132,9 @@ impl Reporter {
         if diagnostics.is_empty() {
             return;
         }
-        let text = if self.color {
-            render_ansi(sources, diagnostics)
-        } else {
-            render_plain(sources, diagnostics)
-        };
-        let errors = diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .count();
-        let warnings = diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count();
+        let text = if self.color { render_ansi(sources, diagnostics) } else { render_plain(sources, diagnostics) };
+        let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+        let warnings = diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
         let mut stderr = std::io::stderr().lock();
         // A closed stderr leaves nothing useful to do; the exit code still tells.
         let _ = stderr.write_all(text.as_bytes());
@@ -176,21 +160,14 @@ fn summary(errors: usize, warnings: usize) -> String {
             format!("{n} {word}s")
         }
     };
-    format!(
-        "{}, {} emitted",
-        plural(errors, "error"),
-        plural(warnings, "warning")
-    )
+    format!("{}, {} emitted", plural(errors, "error"), plural(warnings, "warning"))
 }
 
 /// Writes command output to stdout. A closed pipe (`cg2slang parse --dump-ast x | head`)
 /// is not an error; any other write failure is.
 pub fn write_stdout(text: &str) -> std::io::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
     }
@@ -203,11 +180,7 @@ pub fn main() -> ExitCode {
         Err(e) => {
             // clap prints usage errors to stderr and --help/--version to stdout.
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() {
-                Exit::Failure.code()
-            } else {
-                Exit::Clean.code()
-            });
+            return ExitCode::from(if e.use_stderr() { Exit::Failure.code() } else { Exit::Clean.code() });
         }
     };
     let reporter = Reporter::new(cli.color);
@@ -227,18 +200,9 @@ mod tests {
     #[test]
     fn define_accepts_name_and_name_value() {
         assert_eq!(parse_define("FOO"), Ok(("FOO".to_owned(), None)));
-        assert_eq!(
-            parse_define("_X1=2.0"),
-            Ok(("_X1".to_owned(), Some("2.0".to_owned())))
-        );
-        assert_eq!(
-            parse_define("A=B=C"),
-            Ok(("A".to_owned(), Some("B=C".to_owned())))
-        );
-        assert_eq!(
-            parse_define("EMPTY="),
-            Ok(("EMPTY".to_owned(), Some(String::new())))
-        );
+        assert_eq!(parse_define("_X1=2.0"), Ok(("_X1".to_owned(), Some("2.0".to_owned()))));
+        assert_eq!(parse_define("A=B=C"), Ok(("A".to_owned(), Some("B=C".to_owned()))));
+        assert_eq!(parse_define("EMPTY="), Ok(("EMPTY".to_owned(), Some(String::new()))));
     }
 
     #[test]
@@ -256,14 +220,7 @@ mod tests {
 
     #[test]
     fn exit_codes_are_stable() {
-        assert_eq!(
-            [
-                Exit::Clean.code(),
-                Exit::Errors.code(),
-                Exit::Failure.code()
-            ],
-            [0, 1, 2]
-        );
+        assert_eq!([Exit::Clean.code(), Exit::Errors.code(), Exit::Failure.code()], [0, 1, 2]);
     }
 
     #[test]

@@ -30,20 +30,12 @@ pub struct ParseArgs {
 pub fn run(args: &ParseArgs, reporter: &Reporter) -> Exit {
     for dir in &args.frontend.include_dirs {
         if !dir.is_dir() {
-            reporter.error(&format!(
-                "include directory `{}` does not exist or is not a directory",
-                dir.display()
-            ));
+            reporter.error(&format!("include directory `{}` does not exist or is not a directory", dir.display()));
             return Exit::Failure;
         }
     }
     let mut sources = SourceMap::new();
-    let result = grammar::parse_file(
-        &mut sources,
-        &args.file,
-        &args.frontend.pp_options(),
-        &RealFs,
-    );
+    let result = grammar::parse_file(&mut sources, &args.file, &args.frontend.pp_options(), &RealFs);
     if result.root.is_none() {
         // The input itself could not be read: an I/O failure, not a problem in Cg source.
         for d in &result.diagnostics {

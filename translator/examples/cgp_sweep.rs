@@ -13,9 +13,7 @@ use grammar::diagnostic::render_short;
 use grammar::{RealFs, Severity, SourceMap};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use translator::preset::{
-    load_cgp, load_slangp, parse_slangp_str, write_slangp_with_notes, WriteNote,
-};
+use translator::preset::{load_cgp, load_slangp, parse_slangp_str, write_slangp_with_notes, WriteNote};
 
 fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
@@ -61,11 +59,7 @@ fn main() {
     let show_warnings = args.iter().any(|a| a == "--warnings");
     let slangp = args.iter().any(|a| a == "--slangp");
     let mut files = Vec::new();
-    walk(
-        Path::new(dir),
-        if slangp { "slangp" } else { "cgp" },
-        &mut files,
-    );
+    walk(Path::new(dir), if slangp { "slangp" } else { "cgp" }, &mut files);
     let mut notes: BTreeMap<&'static str, usize> = BTreeMap::new();
     let (mut clean, mut warned, mut failed) = (0usize, 0usize, 0usize);
     let mut errors: BTreeMap<String, usize> = BTreeMap::new();
@@ -76,11 +70,8 @@ fn main() {
     let mut failures = Vec::new();
     for f in &files {
         let mut sources = SourceMap::new();
-        let (preset, diags) = if slangp {
-            load_slangp(&mut sources, f, &RealFs)
-        } else {
-            load_cgp(&mut sources, f, &RealFs)
-        };
+        let (preset, diags) =
+            if slangp { load_slangp(&mut sources, f, &RealFs) } else { load_cgp(&mut sources, f, &RealFs) };
         let mut codes_here = std::collections::BTreeSet::new();
         for d in &diags {
             let key = format!("{} {}", d.code, shape(&d.message));
@@ -119,45 +110,25 @@ fn main() {
                 for lut in &p.textures {
                     if !lut.resolved.is_file() {
                         missing_luts += 1;
-                        missing_list.push(format!(
-                            "{rel}: texture {} = {}",
-                            lut.name,
-                            lut.path.display()
-                        ));
+                        missing_list.push(format!("{rel}: texture {} = {}", lut.name, lut.path.display()));
                     }
                 }
                 if slangp {
                     continue;
                 }
-                let shader_paths: Vec<String> = p
-                    .passes
-                    .iter()
-                    .map(|s| {
-                        s.shader
-                            .with_extension("slang")
-                            .to_string_lossy()
-                            .into_owned()
-                    })
-                    .collect();
-                let lut_paths: Vec<String> = p
-                    .textures
-                    .iter()
-                    .map(|l| l.path.to_string_lossy().into_owned())
-                    .collect();
+                let shader_paths: Vec<String> =
+                    p.passes.iter().map(|s| s.shader.with_extension("slang").to_string_lossy().into_owned()).collect();
+                let lut_paths: Vec<String> = p.textures.iter().map(|l| l.path.to_string_lossy().into_owned()).collect();
                 let written = write_slangp_with_notes(&p, &shader_paths, &lut_paths);
                 for n in &written.notes {
                     *notes
                         .entry(match n {
                             WriteNote::FeedbackPassDropped(_) => "feedback_pass dropped",
-                            WriteNote::ScaleKeysIgnored { .. } => {
-                                "scale keys without a type not written"
-                            }
+                            WriteNote::ScaleKeysIgnored { .. } => "scale keys without a type not written",
                             WriteNote::ExplicitSourceScale { .. } => {
                                 "explicit source x1 scale added (float/sRGB flag kept)"
                             }
-                            WriteNote::UnlistedValuesDropped(_) => {
-                                "unlisted parameter values dropped"
-                            }
+                            WriteNote::UnlistedValuesDropped(_) => "unlisted parameter values dropped",
                             WriteNote::MissingShaderPath { .. } => "shader path derived",
                             WriteNote::MissingLutPath { .. } => "LUT path kept",
                             WriteNote::Unrepresentable { .. } => "unrepresentable value",
@@ -170,26 +141,15 @@ fn main() {
                     b.passes.len() == p.passes.len()
                         && b.parameters == p.parameters
                         && b.passes.iter().zip(&p.passes).all(|(x, y)| {
-                            (
-                                x.filter_linear,
-                                x.wrap_mode,
-                                x.mipmap_input,
-                                &x.alias,
-                                x.frame_count_mod,
-                            ) == (
-                                y.filter_linear,
-                                y.wrap_mode,
-                                y.mipmap_input,
-                                &y.alias,
-                                y.frame_count_mod,
-                            ) && (x.float_framebuffer, x.srgb_framebuffer)
-                                == (y.float_framebuffer, y.srgb_framebuffer)
+                            (x.filter_linear, x.wrap_mode, x.mipmap_input, &x.alias, x.frame_count_mod)
+                                == (y.filter_linear, y.wrap_mode, y.mipmap_input, &y.alias, y.frame_count_mod)
+                                && (x.float_framebuffer, x.srgb_framebuffer)
+                                    == (y.float_framebuffer, y.srgb_framebuffer)
                                 && (x.scale == y.scale || y.scale.is_none())
                         })
                         && b.textures.len() == p.textures.len()
                         && b.textures.iter().zip(&p.textures).all(|(x, y)| {
-                            (&x.name, x.linear, x.wrap_mode, x.mipmap)
-                                == (&y.name, y.linear, y.wrap_mode, y.mipmap)
+                            (&x.name, x.linear, x.wrap_mode, x.mipmap) == (&y.name, y.linear, y.wrap_mode, y.mipmap)
                         })
                 });
                 if !same || !d2.is_empty() {
@@ -203,9 +163,7 @@ fn main() {
     println!("  loaded clean:         {clean}");
     println!("  loaded with warnings: {warned}");
     println!("  failed:               {failed}");
-    println!(
-        "  shader paths missing on disk: {missing_shaders}; texture paths missing: {missing_luts}"
-    );
+    println!("  shader paths missing on disk: {missing_shaders}; texture paths missing: {missing_luts}");
     println!("  .slangp round trip mismatches: {round_trip_bad}");
     for (n, count) in &notes {
         println!("  writer note: {n}: {count} time(s)");

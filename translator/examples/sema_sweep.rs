@@ -59,7 +59,11 @@ fn main() {
             continue;
         }
         let has = |name: &str| {
-            parsed.unit.items.iter().any(|i| matches!(i, ast::Item::Function(func) if func.name.name == name && func.body.is_some()))
+            parsed
+                .unit
+                .items
+                .iter()
+                .any(|i| matches!(i, ast::Item::Function(func) if func.name.name == name && func.body.is_some()))
         };
         let mut entries = Vec::new();
         if has("main_vertex") {
@@ -78,7 +82,8 @@ fn main() {
             let (_, diags) = analyze(&parsed.unit, &parsed.preprocessed.pragmas, &SemaOptions::new(entry, stage));
             analyze_time += t1.elapsed();
             for d in diags.iter().filter(|d| d.is_error()) {
-                let loc = d.location(&sources).map(|l| format!("{}:{}:{}", l.file, l.line, l.column)).unwrap_or_default();
+                let loc =
+                    d.location(&sources).map(|l| format!("{}:{}:{}", l.file, l.line, l.column)).unwrap_or_default();
                 errors.push(format!("{loc}: {}[{}] {}", entry, d.code, d.message));
             }
         }

@@ -59,7 +59,13 @@ fn main() {
             }
         }
     }
-    println!("files {} | translated {} | failed {} | {:.2}s", files.len(), ok, files.len() - ok, start.elapsed().as_secs_f64());
+    println!(
+        "files {} | translated {} | failed {} | {:.2}s",
+        files.len(),
+        ok,
+        files.len() - ok,
+        start.elapsed().as_secs_f64()
+    );
     let mut top: Vec<_> = reasons.into_iter().collect();
     top.sort_by_key(|t| std::cmp::Reverse(t.1));
     for (r, n) in top.iter().take(30) {

@@ -106,6 +106,9 @@ pub struct Plan {
     pub copies: Vec<Copy>,
 }
 
+/// Jobs sharing one parse and analysis: the .cg and its (sorted) alias set.
+type GroupKey = (PathBuf, Vec<String>);
+
 /// A translation request: a .cg in a context.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Job {
@@ -125,13 +128,25 @@ struct ContextKey {
 
 impl From<&PassContext> for ContextKey {
     fn from(c: &PassContext) -> ContextKey {
-        ContextKey { pass: c.pass, passes: c.passes, aliases: c.aliases.clone(), feedback_pass: c.feedback_pass, luts: c.luts.clone() }
+        ContextKey {
+            pass: c.pass,
+            passes: c.passes,
+            aliases: c.aliases.clone(),
+            feedback_pass: c.feedback_pass,
+            luts: c.luts.clone(),
+        }
     }
 }
 
 impl ContextKey {
     fn context(&self) -> PassContext {
-        PassContext { pass: self.pass, passes: self.passes, aliases: self.aliases.clone(), feedback_pass: self.feedback_pass, luts: self.luts.clone() }
+        PassContext {
+            pass: self.pass,
+            passes: self.passes,
+            aliases: self.aliases.clone(),
+            feedback_pass: self.feedback_pass,
+            luts: self.luts.clone(),
+        }
     }
 }
 
@@ -248,13 +263,13 @@ pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize
     distinct.sort();
     distinct.dedup();
     // Parse and analyse once per (file, alias set); port once per context.
-    let mut groups: BTreeMap<(PathBuf, Vec<String>), Vec<Job>> = BTreeMap::new();
+    let mut groups: BTreeMap<GroupKey, Vec<Job>> = BTreeMap::new();
     for job in distinct {
         let mut aliases: Vec<String> = job.context.aliases.iter().filter(|a| !a.is_empty()).cloned().collect();
         aliases.sort();
         groups.entry((job.cg.clone(), aliases)).or_default().push(job);
     }
-    let groups: Vec<((PathBuf, Vec<String>), Vec<Job>)> = groups.into_iter().collect();
+    let groups: Vec<(GroupKey, Vec<Job>)> = groups.into_iter().collect();
     let total = groups.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<(Job, Option<String>, Vec<ReportDiagnostic>)> = groups
@@ -302,14 +317,25 @@ pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize
                     diags.push(ReportDiagnostic {
                         code: "W0501".into(),
                         severity: Severity::Warning,
-                        message: format!("{} lies outside the source tree; its output goes under _external/", job.cg.display()),
+                        message: format!(
+                            "{} lies outside the source tree; its output goes under _external/",
+                            job.cg.display()
+                        ),
                         file: job.cg.display().to_string(),
                         line: 0,
                         column: 0,
                     });
                 }
                 let status = if text.is_some() { Status::of(&diags) } else { Status::Error };
-                plan.shaders.push(ShaderOut { source: job.cg.clone(), output, text: text.clone(), status, diagnostics: diags, used_by: Vec::new(), variant });
+                plan.shaders.push(ShaderOut {
+                    source: job.cg.clone(),
+                    output,
+                    text: text.clone(),
+                    status,
+                    diagnostics: diags,
+                    used_by: Vec::new(),
+                    variant,
+                });
                 let i = plan.shaders.len() - 1;
                 variants.push(i);
                 i
@@ -323,7 +349,15 @@ pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize
         let (output, _) = mirror(&l.base, &l.path, "slangp");
         let mut diags = l.diags;
         let Some(p) = l.preset else {
-            plan.presets.push(PresetOut { source: l.path, output, text: None, status: Status::Error, diagnostics: diags, passes_ok: 0, passes: 0 });
+            plan.presets.push(PresetOut {
+                source: l.path,
+                output,
+                text: None,
+                status: Status::Error,
+                diagnostics: diags,
+                passes_ok: 0,
+                passes: 0,
+            });
             continue;
         };
         let mut shader_paths = Vec::new();
@@ -364,7 +398,15 @@ pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize
         }
         let text = (passes_ok == p.passes.len()).then(|| preset::write_slangp(&p, &shader_paths, &lut_paths));
         let status = if text.is_some() { Status::of(&diags) } else { Status::Error };
-        plan.presets.push(PresetOut { source: l.path, output, text, status, diagnostics: diags, passes_ok, passes: p.passes.len() });
+        plan.presets.push(PresetOut {
+            source: l.path,
+            output,
+            text,
+            status,
+            diagnostics: diags,
+            passes_ok,
+            passes: p.passes.len(),
+        });
     }
     plan
 }

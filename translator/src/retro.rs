@@ -119,17 +119,21 @@ pub fn texture_struct(name: &str, ctx: &PassContext) -> Result<Option<CgTextureS
     if let Some(k) = numbered(name, "PASSPREV") {
         return match k {
             0 => Err(Unbound { message: format!("`{name}`: PASSPREV numbering starts at 1") }),
-            _ if p == 0 => Err(Unbound { message: format!("`{name}` in pass 0: the Cg runtime bound no PASSPREV in the first pass") }),
+            _ if p == 0 => Err(Unbound {
+                message: format!("`{name}` in pass 0: the Cg runtime bound no PASSPREV in the first pass"),
+            }),
             k if k <= p => Ok(Some(CgTextureStruct::Texture(Texture::PassOutput(p - k)))),
             k if k == p + 1 => Ok(Some(CgTextureStruct::Texture(Texture::Original))),
-            _ => Err(Unbound {
-                message: format!("`{name}` in pass {p}: only PASSPREV1..PASSPREV{} exist here", p + 1),
-            }),
+            _ => {
+                Err(Unbound { message: format!("`{name}` in pass {p}: only PASSPREV1..PASSPREV{} exist here", p + 1) })
+            }
         };
     }
     if let Some(k) = numbered(name, "PASS") {
         return match k {
-            0 => Err(Unbound { message: format!("`{name}`: Cg pass numbering starts at PASS1 (the first pass's output)") }),
+            0 => Err(Unbound {
+                message: format!("`{name}`: Cg pass numbering starts at PASS1 (the first pass's output)"),
+            }),
             k if k <= p => Ok(Some(CgTextureStruct::Texture(Texture::PassOutput(k - 1)))),
             _ => Err(Unbound {
                 message: format!("`{name}` in pass {p}: PASS{k} is the output of pass {} which has not run yet", k - 1),
@@ -202,7 +206,16 @@ mod tests {
         PassContext {
             pass,
             passes: 8,
-            aliases: vec!["FIRST".into(), String::new(), String::new(), String::new(), String::new(), String::new(), String::new(), String::new()],
+            aliases: vec![
+                "FIRST".into(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ],
             feedback_pass: None,
             luts: vec![],
         }

@@ -30,7 +30,11 @@ pub struct TranslateOptions {
 
 impl Default for TranslateOptions {
     fn default() -> TranslateOptions {
-        TranslateOptions { context: PassContext::single(), vertex_entry: "main_vertex".into(), fragment_entry: "main_fragment".into() }
+        TranslateOptions {
+            context: PassContext::single(),
+            vertex_entry: "main_vertex".into(),
+            fragment_entry: "main_fragment".into(),
+        }
     }
 }
 

@@ -44,10 +44,19 @@ fn corpus_ir_snapshots() {
         let mut sources = SourceMap::new();
         let parsed = grammar::parse_file(&mut sources, f, &options, &RealFs);
         if parsed.has_errors() {
-            failures.push(format!("{rel}: parse errors\n{}", grammar::diagnostic::render_plain(&sources, &parsed.diagnostics)));
+            failures.push(format!(
+                "{rel}: parse errors\n{}",
+                grammar::diagnostic::render_plain(&sources, &parsed.diagnostics)
+            ));
             continue;
         }
-        let has = |name: &str| parsed.unit.items.iter().any(|i| matches!(i, ast::Item::Function(x) if x.name.name == name && x.body.is_some()));
+        let has = |name: &str| {
+            parsed
+                .unit
+                .items
+                .iter()
+                .any(|i| matches!(i, ast::Item::Function(x) if x.name.name == name && x.body.is_some()))
+        };
         let mut entries = Vec::new();
         if has("main_vertex") {
             entries.push(("main_vertex", Stage::Vertex));
@@ -62,7 +71,10 @@ fn corpus_ir_snapshots() {
         for (entry, stage) in entries {
             let (module, diags) = analyze(&parsed.unit, &parsed.preprocessed.pragmas, &SemaOptions::new(entry, stage));
             if grammar::has_errors(&diags) {
-                failures.push(format!("{rel} {entry}: sema errors\n{}", grammar::diagnostic::render_plain(&sources, &diags)));
+                failures.push(format!(
+                    "{rel} {entry}: sema errors\n{}",
+                    grammar::diagnostic::render_plain(&sources, &diags)
+                ));
                 continue;
             }
             let problems = valid::validate(&module);

@@ -99,7 +99,10 @@ fn rule_parameters_fill_the_push_block_then_spill_to_the_ubo() {
         uniforms.push_str(&format!("uniform float P{i:02};\n"));
         sum.push_str(&format!(" + P{i:02}"));
     }
-    let src = format!("{pragmas}#ifdef PARAMETER_UNIFORM\n{uniforms}#endif\n{}", frag(&format!("return tex2D(s0, tex) * ({sum});"), ""));
+    let src = format!(
+        "{pragmas}#ifdef PARAMETER_UNIFORM\n{uniforms}#endif\n{}",
+        frag(&format!("return tex2D(s0, tex) * ({sum});"), "")
+    );
     insta::assert_snapshot!(port(&src, ctx(0, 1)));
 }
 

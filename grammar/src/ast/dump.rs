@@ -18,12 +18,7 @@ use std::fmt::Write;
 pub fn dump(sources: &SourceMap, unit: &TranslationUnit) -> String {
     // The root file is added to the source map before the files it includes.
     let main = unit.items.iter().map(|i| item_span(i).file).min();
-    let mut p = Printer {
-        sources,
-        main,
-        out: String::new(),
-        indent: 0,
-    };
+    let mut p = Printer { sources, main, out: String::new(), indent: 0 };
     p.open(None, "TranslationUnit", None);
     for item in &unit.items {
         p.item(item);
@@ -88,11 +83,7 @@ impl Printer<'_> {
             self.out.push_str(&file.name);
             self.out.push(':');
         }
-        let _ = if l1 == l2 {
-            write!(self.out, "{l1}:{c1}-{c2}")
-        } else {
-            write!(self.out, "{l1}:{c1}-{l2}:{c2}")
-        };
+        let _ = if l1 == l2 { write!(self.out, "{l1}:{c1}-{c2}") } else { write!(self.out, "{l1}:{c1}-{l2}:{c2}") };
         if let Some(e) = span.expansion {
             let _ = write!(self.out, " in {}", self.sources.expansion(e).macro_name);
         }
@@ -334,12 +325,7 @@ impl Printer<'_> {
                 }
                 self.close();
             }
-            StmtKind::For {
-                init,
-                cond,
-                step,
-                body,
-            } => {
+            StmtKind::For { init, cond, step, body } => {
                 self.open(label, "For", span);
                 if let Some(i) = init {
                     self.stmt(Some("init"), i);

@@ -118,18 +118,15 @@ pub fn keyword(text: &str) -> Option<Tok> {
 }
 
 /// Scalar types that also come in vector (`float4`) and matrix (`float3x4`) forms.
-const SHAPED_BASES: [&str; 9] = [
-    "bool", "int", "float", "half", "fixed", "double", "char", "short", "long",
-];
+const SHAPED_BASES: [&str; 9] = ["bool", "int", "float", "half", "fixed", "double", "char", "short", "long"];
 
 /// Built-in type names (except `unsigned`, `texture`, `vector`, `matrix`: contextual).
 pub fn is_builtin_type(text: &str) -> bool {
     match text {
-        "void" | "bool" | "int" | "char" | "short" | "long" | "float" | "half" | "fixed"
-        | "double" | "cint" | "cfloat" | "string" | "sampler" | "sampler1D" | "sampler2D"
-        | "sampler3D" | "samplerCUBE" | "samplerRECT" | "sampler1DARRAY" | "sampler2DARRAY"
-        | "samplerCUBEARRAY" | "samplerBUF" | "texture1D" | "texture2D" | "texture3D"
-        | "textureCUBE" | "textureRECT" => return true,
+        "void" | "bool" | "int" | "char" | "short" | "long" | "float" | "half" | "fixed" | "double" | "cint"
+        | "cfloat" | "string" | "sampler" | "sampler1D" | "sampler2D" | "sampler3D" | "samplerCUBE" | "samplerRECT"
+        | "sampler1DARRAY" | "sampler2DARRAY" | "samplerCUBEARRAY" | "samplerBUF" | "texture1D" | "texture2D"
+        | "texture3D" | "textureCUBE" | "textureRECT" => return true,
         _ => {}
     }
     let b = text.as_bytes();
@@ -195,15 +192,8 @@ pub fn is_reserved(text: &str) -> bool {
         return true;
     }
     // Case-insensitive reserved words of the spec that have no use in Cg programs.
-    const ANY_CASE: [&str; 7] = [
-        "asm",
-        "decl",
-        "dword",
-        "pixelfragment",
-        "pixelshader",
-        "vertexfragment",
-        "vertexshader",
-    ];
+    const ANY_CASE: [&str; 7] =
+        ["asm", "decl", "dword", "pixelfragment", "pixelshader", "vertexfragment", "vertexshader"];
     text.len() <= 14 && ANY_CASE.iter().any(|w| w.eq_ignore_ascii_case(text))
 }
 
@@ -214,65 +204,21 @@ mod tests {
     #[test]
     fn keywords_types_and_plain_names() {
         assert_eq!(classify_word("if"), Word::Token(Tok::If));
-        assert_eq!(
-            classify_word("sampler_state"),
-            Word::Token(Tok::SamplerState)
-        );
-        for t in [
-            "float",
-            "float4",
-            "half3x3",
-            "bool2",
-            "fixed1x4",
-            "sampler2D",
-            "samplerRECT",
-            "void",
-            "string",
-        ] {
+        assert_eq!(classify_word("sampler_state"), Word::Token(Tok::SamplerState));
+        for t in ["float", "float4", "half3x3", "bool2", "fixed1x4", "sampler2D", "samplerRECT", "void", "string"] {
             assert_eq!(classify_word(t), Word::Token(Tok::TypeName), "{t}");
         }
-        for p in [
-            "float5",
-            "float4x5",
-            "floatx4",
-            "float0",
-            "x4",
-            "input",
-            "output",
-            "COLOR",
-            "texture2d",
-            "Float",
-        ] {
+        for p in ["float5", "float4x5", "floatx4", "float0", "x4", "input", "output", "COLOR", "texture2d", "Float"] {
             assert_eq!(classify_word(p), Word::Plain, "{p}");
         }
-        assert_eq!(
-            classify_word("texture"),
-            Word::Contextual(Contextual::Texture)
-        );
-        assert_eq!(
-            classify_word("matrix"),
-            Word::Contextual(Contextual::Matrix)
-        );
-        assert_eq!(
-            classify_word("unsigned"),
-            Word::Contextual(Contextual::Unsigned)
-        );
+        assert_eq!(classify_word("texture"), Word::Contextual(Contextual::Texture));
+        assert_eq!(classify_word("matrix"), Word::Contextual(Contextual::Matrix));
+        assert_eq!(classify_word("unsigned"), Word::Contextual(Contextual::Unsigned));
     }
 
     #[test]
     fn reserved_words_including_case_insensitive_ones() {
-        for r in [
-            "goto",
-            "class",
-            "template",
-            "__foo",
-            "__",
-            "ASM",
-            "asm",
-            "Decl",
-            "PixelShader",
-            "this",
-        ] {
+        for r in ["goto", "class", "template", "__foo", "__", "ASM", "asm", "Decl", "PixelShader", "this"] {
             assert_eq!(classify_word(r), Word::Reserved, "{r}");
         }
         for ok in ["_m00", "_11", "Get", "trY", "pass", "compile", "asmx"] {

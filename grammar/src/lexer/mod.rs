@@ -103,7 +103,10 @@ mod tests {
 
     #[test]
     fn numeric_literals_with_cg_suffixes() {
-        for lit in ["0", "42", "017", "0x1F", "0XffU", "3u", "3us", "3ut", "3ui", "3ul", "2s", "2t", "2i", "2l", "5h", "5x", "5d"] {
+        for lit in [
+            "0", "42", "017", "0x1F", "0XffU", "3u", "3us", "3ut", "3ui", "3ul", "2s", "2t", "2i", "2l", "5h", "5x",
+            "5d",
+        ] {
             assert_eq!(kinds(lit), vec![(IntLit, lit.to_owned())], "{lit}");
         }
         for lit in ["1.", ".5", "1e-5", "1E+5", "2.5h", "1.0f", "1.x", "3.25d", "6.02e23f", "1.5F", ".5e2h"] {
@@ -136,8 +139,18 @@ mod tests {
         let flags: Vec<_> = toks.iter().map(|t| (t.leading_space, t.line_start)).collect();
         assert_eq!(
             flags,
-            [(false, true), (false, false), (true, false), (false, false), (false, false), (false, false),
-             (true, false), (false, false), (true, true), (true, false)]
+            [
+                (false, true),
+                (false, false),
+                (true, false),
+                (false, false),
+                (false, false),
+                (false, false),
+                (true, false),
+                (false, false),
+                (true, true),
+                (true, false)
+            ]
         );
     }
 

@@ -94,10 +94,7 @@ pub struct Flat {
 
 impl Flat {
     pub fn new(x: X, l: usize, r: usize) -> Flat {
-        Flat {
-            first: (x, l, r),
-            rest: Vec::new(),
-        }
+        Flat { first: (x, l, r), rest: Vec::new() }
     }
 
     pub fn push(mut self, op: BinaryOp, x: X, l: usize, r: usize) -> Flat {
@@ -155,10 +152,7 @@ impl Stmts {
         // Error recovery stops before the `;` that ends a broken statement; fold that `;`
         // into the error instead of keeping it as an empty statement.
         if let (StmtKind::Empty, Some(prev)) = (&s.kind, self.list.last_mut()) {
-            if matches!(prev.kind, StmtKind::Error)
-                && prev.span.file == s.span.file
-                && prev.span.end <= s.span.start
-            {
+            if matches!(prev.kind, StmtKind::Error) && prev.span.file == s.span.file && prev.span.end <= s.span.start {
                 prev.span.end = s.span.end;
                 return self;
             }
@@ -193,22 +187,13 @@ impl<'a> Ctx<'a> {
         if r <= l + 1 || r > self.tokens.len() {
             if r <= l {
                 // An empty range: a zero-width span where the next token starts.
-                return Span {
-                    end: start.start,
-                    expansion,
-                    ..start
-                };
+                return Span { end: start.start, expansion, ..start };
             }
             return Span { expansion, ..start };
         }
         let end = self.sources.user_span(self.tokens[r - 1].span);
         if end.file == start.file && end.end >= start.start {
-            Span {
-                file: start.file,
-                start: start.start,
-                end: end.end.max(start.end),
-                expansion,
-            }
+            Span { file: start.file, start: start.start, end: end.end.max(start.end), expansion }
         } else {
             Span { expansion, ..start }
         }
@@ -216,19 +201,13 @@ impl<'a> Ctx<'a> {
 
     /// The name spelled by token `i`.
     pub fn ident(&self, i: usize) -> Ident {
-        Ident {
-            name: self.text(i).to_owned(),
-            span: self.span(i, i + 1),
-        }
+        Ident { name: self.text(i).to_owned(), span: self.span(i, i + 1) }
     }
 
     /// A declared type name over `l..r`: the name is the last token (`struct S` is `S`).
     pub fn user_type(&self, l: usize, r: usize) -> Ident {
         let i = r.saturating_sub(1).max(l);
-        Ident {
-            name: self.text(i).to_owned(),
-            span: self.span(l, r),
-        }
+        Ident { name: self.text(i).to_owned(), span: self.span(l, r) }
     }
 
     /// A name made of tokens `l..r` joined by `sep` (`unsigned int`, `state.matrix.mvp`).
@@ -248,16 +227,11 @@ impl<'a> Ctx<'a> {
             }
             name.push_str(t);
         }
-        Ident {
-            name,
-            span: self.span(l, r),
-        }
+        Ident { name, span: self.span(l, r) }
     }
 
     fn too_deep(at: usize, what: &'static str) -> PError {
-        ParseError::User {
-            error: PErr::TooDeep { at, what },
-        }
+        ParseError::User { error: PErr::TooDeep { at, what } }
     }
 
     /// An expression node over tokens `l..r` whose deepest child has depth `child`.
@@ -266,37 +240,16 @@ impl<'a> Ctx<'a> {
         if d > MAX_EXPR_DEPTH {
             return Err(Self::too_deep(l, "expression"));
         }
-        Ok(X {
-            e: Box::new(Expr {
-                kind,
-                span: self.span(l, r),
-            }),
-            d,
-        })
+        Ok(X { e: Box::new(Expr { kind, span: self.span(l, r) }), d })
     }
 
     pub fn leaf(&self, kind: ExprKind, l: usize, r: usize) -> X {
-        X {
-            e: Box::new(Expr {
-                kind,
-                span: self.span(l, r),
-            }),
-            d: 1,
-        }
+        X { e: Box::new(Expr { kind, span: self.span(l, r) }), d: 1 }
     }
 
     pub fn binary(&self, op: BinaryOp, a: X, b: X, l: usize, r: usize) -> PResult<X> {
         let d = a.d.max(b.d);
-        self.expr(
-            ExprKind::Binary {
-                op,
-                lhs: a.e,
-                rhs: b.e,
-            },
-            l,
-            r,
-            d,
-        )
+        self.expr(ExprKind::Binary { op, lhs: a.e, rhs: b.e }, l, r, d)
     }
 
     /// Folds a flat operator chain into a tree by precedence (operator-precedence
@@ -313,10 +266,7 @@ impl<'a> Ctx<'a> {
         let mut operators: Vec<BinaryOp> = Vec::with_capacity(rest.len());
         operands.push(first);
         for (op, x, l, r) in rest {
-            while operators
-                .last()
-                .is_some_and(|&top| precedence(top) >= precedence(op))
-            {
+            while operators.last().is_some_and(|&top| precedence(top) >= precedence(op)) {
                 self.reduce_top(&mut operands, &mut operators)?;
             }
             operators.push(op);
@@ -331,14 +281,8 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn reduce_top(
-        &self,
-        operands: &mut Vec<(X, usize, usize)>,
-        operators: &mut Vec<BinaryOp>,
-    ) -> PResult<()> {
-        let (Some(op), Some((b, _, r)), Some((a, l, _))) =
-            (operators.pop(), operands.pop(), operands.pop())
-        else {
+    fn reduce_top(&self, operands: &mut Vec<(X, usize, usize)>, operators: &mut Vec<BinaryOp>) -> PResult<()> {
+        let (Some(op), Some((b, _, r)), Some((a, l, _))) = (operators.pop(), operands.pop(), operands.pop()) else {
             return Ok(());
         };
         let x = self.binary(op, a, b, l, r)?;
@@ -348,16 +292,7 @@ impl<'a> Ctx<'a> {
 
     pub fn assign(&self, op: Option<BinaryOp>, a: X, b: X, l: usize, r: usize) -> PResult<X> {
         let d = a.d.max(b.d);
-        self.expr(
-            ExprKind::Assign {
-                op,
-                lhs: a.e,
-                rhs: b.e,
-            },
-            l,
-            r,
-            d,
-        )
+        self.expr(ExprKind::Assign { op, lhs: a.e, rhs: b.e }, l, r, d)
     }
 
     pub fn unary(&self, op: UnaryOp, a: X, l: usize, r: usize) -> PResult<X> {
@@ -367,16 +302,7 @@ impl<'a> Ctx<'a> {
 
     pub fn conditional(&self, c: X, t: X, e: X, l: usize, r: usize) -> PResult<X> {
         let d = c.d.max(t.d).max(e.d);
-        self.expr(
-            ExprKind::Conditional {
-                cond: c.e,
-                then: t.e,
-                else_: e.e,
-            },
-            l,
-            r,
-            d,
-        )
+        self.expr(ExprKind::Conditional { cond: c.e, then: t.e, else_: e.e }, l, r, d)
     }
 
     pub fn comma(&self, first: X, rest: Vec<X>, l: usize, r: usize) -> PResult<X> {
@@ -407,11 +333,7 @@ impl<'a> Ctx<'a> {
     ) -> PResult<X> {
         let (ty, array) = (*ty, unbox(array));
         let Args { list: args, d } = args;
-        let span = if array.is_empty() {
-            ty.span()
-        } else {
-            self.span(l, ty_end)
-        };
+        let span = if array.is_empty() { ty.span() } else { self.span(l, ty_end) };
         let ty = TypeName { ty, array, span };
         self.expr(ExprKind::Constructor { ty, args }, l, r, d)
     }
@@ -419,41 +341,17 @@ impl<'a> Ctx<'a> {
     pub fn call(&self, callee: X, args: Args, l: usize, r: usize) -> PResult<X> {
         let Args { list: args, d } = args;
         let d = d.max(callee.d);
-        self.expr(
-            ExprKind::Call {
-                callee: callee.e,
-                args,
-            },
-            l,
-            r,
-            d,
-        )
+        self.expr(ExprKind::Call { callee: callee.e, args }, l, r, d)
     }
 
     pub fn member(&self, base: X, member: Ident, l: usize, r: usize) -> PResult<X> {
         let d = base.d;
-        self.expr(
-            ExprKind::Member {
-                base: base.e,
-                member,
-            },
-            l,
-            r,
-            d,
-        )
+        self.expr(ExprKind::Member { base: base.e, member }, l, r, d)
     }
 
     pub fn index(&self, base: X, index: X, l: usize, r: usize) -> PResult<X> {
         let d = base.d.max(index.d);
-        self.expr(
-            ExprKind::Index {
-                base: base.e,
-                index: index.e,
-            },
-            l,
-            r,
-            d,
-        )
+        self.expr(ExprKind::Index { base: base.e, index: index.e }, l, r, d)
     }
 
     /// A statement node over tokens `l..r` whose deepest child statement has depth `child`.
@@ -462,23 +360,11 @@ impl<'a> Ctx<'a> {
         if d > MAX_STMT_DEPTH {
             return Err(Self::too_deep(l, "statement"));
         }
-        Ok(St {
-            s: Box::new(Stmt {
-                kind,
-                span: self.span(l, r),
-            }),
-            d,
-        })
+        Ok(St { s: Box::new(Stmt { kind, span: self.span(l, r) }), d })
     }
 
     pub fn simple(&self, kind: StmtKind, l: usize, r: usize) -> St {
-        St {
-            s: Box::new(Stmt {
-                kind,
-                span: self.span(l, r),
-            }),
-            d: 1,
-        }
+        St { s: Box::new(Stmt { kind, span: self.span(l, r) }), d: 1 }
     }
 
     pub fn block(&self, stmts: Stmts, l: usize, r: usize) -> PResult<Bl> {
@@ -487,13 +373,7 @@ impl<'a> Ctx<'a> {
         if d > MAX_STMT_DEPTH {
             return Err(Self::too_deep(l, "block"));
         }
-        Ok(Bl {
-            b: Box::new(Block {
-                stmts,
-                span: self.span(l, r),
-            }),
-            d,
-        })
+        Ok(Bl { b: Box::new(Block { stmts, span: self.span(l, r) }), d })
     }
 
     /// Declaration specifiers from the words before the type, the type and qualifiers after it.
@@ -515,12 +395,7 @@ impl<'a> Ctx<'a> {
             }
         }
         qualifiers.extend(post);
-        Box::new(DeclSpecifiers {
-            qualifiers,
-            profiles,
-            ty: *ty,
-            span: self.span(l, r),
-        })
+        Box::new(DeclSpecifiers { qualifiers, profiles, ty: *ty, span: self.span(l, r) })
     }
 
     pub fn qualifier(&self, q: Qualifier, l: usize) -> (Qualifier, Span) {
@@ -530,13 +405,7 @@ impl<'a> Ctx<'a> {
     /// An identifier expression for a name already read.
     pub fn name_expr(&self, name: Ident) -> X {
         let span = name.span;
-        X {
-            e: Box::new(Expr {
-                kind: ExprKind::Ident(name),
-                span,
-            }),
-            d: 1,
-        }
+        X { e: Box::new(Expr { kind: ExprKind::Ident(name), span }), d: 1 }
     }
 
     /// Adjacent string literals `l..r`, concatenated.
@@ -550,16 +419,9 @@ impl<'a> Ctx<'a> {
 
     /// A collapsed `technique [name] ... { ... }` block over tokens `l..r`.
     pub fn technique(&self, l: usize, r: usize) -> Technique {
-        let name = (l + 1 < r
-            && self
-                .tokens
-                .get(l + 1)
-                .is_some_and(|t| t.kind == crate::lexer::TokenKind::Ident))
-        .then(|| self.ident(l + 1));
-        Technique {
-            name,
-            span: self.span(l, r),
-        }
+        let name = (l + 1 < r && self.tokens.get(l + 1).is_some_and(|t| t.kind == crate::lexer::TokenKind::Ident))
+            .then(|| self.ident(l + 1));
+        Technique { name, span: self.span(l, r) }
     }
 
     /// `uniform Name { members } object;`: `words` must be qualifiers then the name.
@@ -576,11 +438,8 @@ impl<'a> Ctx<'a> {
         let name = match words.pop() {
             Some(SpecWord::Profile(name)) => name,
             _ => {
-                let d = Diagnostic::error(
-                    codes::E_BAD_DECLARATION,
-                    "a constant buffer needs a name before `{`",
-                )
-                .with_primary(span, "expected `uniform Name { ... }`");
+                let d = Diagnostic::error(codes::E_BAD_DECLARATION, "a constant buffer needs a name before `{`")
+                    .with_primary(span, "expected `uniform Name { ... }`");
                 st.error(l, d);
                 return Item::Error(span);
             }
@@ -601,11 +460,8 @@ impl<'a> Ctx<'a> {
             }
         }
         if !qualifiers.iter().any(|(q, _)| *q == Qualifier::Uniform) {
-            let d = Diagnostic::error(
-                codes::E_BAD_DECLARATION,
-                "a constant buffer must be declared `uniform`",
-            )
-            .with_primary(name.span, "add `uniform` before this name");
+            let d = Diagnostic::error(codes::E_BAD_DECLARATION, "a constant buffer must be declared `uniform`")
+                .with_primary(name.span, "add `uniform` before this name");
             st.error(l, d);
         }
         Item::ConstantBuffer(ConstantBuffer {
@@ -645,11 +501,7 @@ impl<'a> Ctx<'a> {
         l: usize,
         r: usize,
     ) -> Declaration {
-        Declaration {
-            specifiers: *specifiers,
-            declarators: unbox(declarators),
-            span: self.span(l, r),
-        }
+        Declaration { specifiers: *specifiers, declarators: unbox(declarators), span: self.span(l, r) }
     }
 }
 
@@ -703,8 +555,7 @@ impl State {
 
     fn literal(&mut self, ctx: &Ctx<'_>, lit: Literal, problem: Option<String>, i: usize) -> X {
         if let Some(message) = problem {
-            let d = Diagnostic::error(codes::E_BAD_LITERAL, message)
-                .with_primary(ctx.span(i, i + 1), "");
+            let d = Diagnostic::error(codes::E_BAD_LITERAL, message).with_primary(ctx.span(i, i + 1), "");
             self.diags.push((i, d));
         }
         ctx.leaf(ExprKind::Literal(lit), i, i + 1)
@@ -725,48 +576,36 @@ impl State {
 /// Converts any parse error into a diagnostic and the token index it belongs to.
 pub fn error_diagnostic(ctx: &Ctx<'_>, e: PError) -> (usize, Diagnostic) {
     match e {
-        ParseError::UnrecognizedToken {
-            token: (l, tok, r),
-            expected,
-        } => {
+        ParseError::UnrecognizedToken { token: (l, tok, r), expected } => {
             let found = found(ctx, l, r, tok);
             if let Some(prev_end) = semicolon_at_line_end(ctx, l, &expected) {
-                let d = Diagnostic::error(
-                    codes::E_UNEXPECTED_TOKEN,
-                    format!("expected `;`, found {found}"),
-                )
-                .with_primary(prev_end, "expected `;` here")
-                .with_secondary(ctx.span(l, r), "unexpected here");
+                let d = Diagnostic::error(codes::E_UNEXPECTED_TOKEN, format!("expected `;`, found {found}"))
+                    .with_primary(prev_end, "expected `;` here")
+                    .with_secondary(ctx.span(l, r), "unexpected here");
                 return (l, d);
             }
             let message = match expected_list(&expected) {
                 Some(list) => format!("expected {list}, found {found}"),
                 None => format!("unexpected {found}"),
             };
-            let d = Diagnostic::error(codes::E_UNEXPECTED_TOKEN, message)
-                .with_primary(ctx.span(l, r), "unexpected here");
+            let d =
+                Diagnostic::error(codes::E_UNEXPECTED_TOKEN, message).with_primary(ctx.span(l, r), "unexpected here");
             (l, d)
         }
         ParseError::UnrecognizedEof { location, expected } => {
-            let last = location
-                .saturating_sub(1)
-                .min(ctx.tokens.len().saturating_sub(1));
+            let last = location.saturating_sub(1).min(ctx.tokens.len().saturating_sub(1));
             let s = ctx.span(last, last + 1);
             let at_end = Span { start: s.end, ..s };
             let message = match expected_list(&expected) {
                 Some(list) => format!("unexpected end of file; expected {list}"),
                 None => "unexpected end of file".to_owned(),
             };
-            let d = Diagnostic::error(codes::E_UNEXPECTED_EOF, message)
-                .with_primary(at_end, "the file ends here");
+            let d = Diagnostic::error(codes::E_UNEXPECTED_EOF, message).with_primary(at_end, "the file ends here");
             (location, d)
         }
         ParseError::ExtraToken { token: (l, tok, r) } => {
-            let d = Diagnostic::error(
-                codes::E_UNEXPECTED_TOKEN,
-                format!("unexpected {}", found(ctx, l, r, tok)),
-            )
-            .with_primary(ctx.span(l, r), "unexpected here");
+            let d = Diagnostic::error(codes::E_UNEXPECTED_TOKEN, format!("unexpected {}", found(ctx, l, r, tok)))
+                .with_primary(ctx.span(l, r), "unexpected here");
             (l, d)
         }
         ParseError::InvalidToken { location } => {
@@ -774,20 +613,15 @@ pub fn error_diagnostic(ctx: &Ctx<'_>, e: PError) -> (usize, Diagnostic) {
                 .with_primary(ctx.span(location, location + 1), "");
             (location, d)
         }
-        ParseError::User {
-            error: PErr::TooDeep { at, what },
-        } => {
-            let limit = if what == "expression" {
-                MAX_EXPR_DEPTH
-            } else {
-                MAX_STMT_DEPTH
-            };
-            let d = Diagnostic::error(codes::E_NESTING_TOO_DEEP, format!("{what} nested more than {limit} levels deep"))
-                .with_primary(ctx.span(at, at + 1), "the level past the limit starts here")
-                .with_note(
-                    "every operator, call, member access and index is one level (a chain of 300 `+` is 300 \
+        ParseError::User { error: PErr::TooDeep { at, what } } => {
+            let limit = if what == "expression" { MAX_EXPR_DEPTH } else { MAX_STMT_DEPTH };
+            let d =
+                Diagnostic::error(codes::E_NESTING_TOO_DEEP, format!("{what} nested more than {limit} levels deep"))
+                    .with_primary(ctx.span(at, at + 1), "the level past the limit starts here")
+                    .with_note(
+                        "every operator, call, member access and index is one level (a chain of 300 `+` is 300 \
                      levels), and every nested statement or block one more; the parser skips this declaration",
-                );
+                    );
             (at, d)
         }
     }
@@ -806,10 +640,7 @@ fn semicolon_at_line_end(ctx: &Ctx<'_>, l: usize, expected: &[String]) -> Option
         return None;
     }
     let file = ctx.sources.file(prev.file);
-    (file.line_index(prev.end) < file.line_index(next.start)).then_some(Span {
-        start: prev.end,
-        ..prev
-    })
+    (file.line_index(prev.end) < file.line_index(next.start)).then_some(Span { start: prev.end, ..prev })
 }
 
 fn found(ctx: &Ctx<'_>, l: usize, r: usize, tok: Tok) -> String {
@@ -817,11 +648,7 @@ fn found(ctx: &Ctx<'_>, l: usize, r: usize, tok: Tok) -> String {
         Tok::Technique => "a technique block".to_owned(),
         Tok::Skipped => "a nested region".to_owned(),
         _ => {
-            let text = if r > l + 1 {
-                ctx.joined(l, r, " ").name
-            } else {
-                ctx.text(l).to_owned()
-            };
+            let text = if r > l + 1 { ctx.joined(l, r, " ").name } else { ctx.text(l).to_owned() };
             match tok {
                 Tok::Ident => format!("identifier `{text}`"),
                 Tok::TypeName | Tok::UserType => format!("type name `{text}`"),
@@ -855,9 +682,7 @@ fn expected_list(expected: &[String]) -> Option<String> {
         parts.push("a type".to_owned());
     }
     // Binary operators only: prefix `-`, `!`, `++` are part of "an expression".
-    let binary = ["\"*\"", "\"&&\"", "\"==\"", "\"?\""]
-        .iter()
-        .any(|o| has(o));
+    let binary = ["\"*\"", "\"&&\"", "\"==\"", "\"?\""].iter().any(|o| has(o));
     if binary {
         parts.push("an operator".to_owned());
     }
@@ -868,11 +693,7 @@ fn expected_list(expected: &[String]) -> Option<String> {
     }
     if parts.is_empty() {
         // Something unusual: show the first few terminals as LALRPOP names them.
-        parts = expected
-            .iter()
-            .take(4)
-            .map(|e| pretty_terminal(e))
-            .collect();
+        parts = expected.iter().take(4).map(|e| pretty_terminal(e)).collect();
     }
     match parts.len() {
         0 => None,

@@ -10,54 +10,34 @@ use crate::ast::{Literal, LiteralSuffix};
 
 /// Reads an integer-literal token (`42`, `017`, `0x1Fu`, `3us`, `2h`).
 pub fn int_literal(text: &str) -> (Literal, Option<String>) {
-    let (body, radix) =
-        if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-            (hex, 16)
-        } else {
-            (text, 10)
-        };
+    let (body, radix) = if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        (hex, 16)
+    } else {
+        (text, 10)
+    };
     let digits_len = body
         .bytes()
-        .position(|b| {
-            if radix == 16 {
-                !b.is_ascii_hexdigit()
-            } else {
-                !b.is_ascii_digit()
-            }
-        })
+        .position(|b| if radix == 16 { !b.is_ascii_hexdigit() } else { !b.is_ascii_digit() })
         .unwrap_or(body.len());
     let (digits, suffix_text) = body.split_at(digits_len);
     let Some(suffix) = suffix(suffix_text) else {
-        return (
-            Literal::Int(0, LiteralSuffix::None),
-            Some(format!("invalid suffix `{suffix_text}` on `{text}`")),
-        );
+        return (Literal::Int(0, LiteralSuffix::None), Some(format!("invalid suffix `{suffix_text}` on `{text}`")));
     };
     if is_floating(suffix) {
         // `2h`, `1f`: a decimal number of a floating type.
         let value = digits.parse::<f64>().unwrap_or(0.0);
-        let problem =
-            float_range(value, suffix).then(|| format!("`{text}` is out of range for its type"));
+        let problem = float_range(value, suffix).then(|| format!("`{text}` is out of range for its type"));
         return (Literal::Float(value, suffix), problem);
     }
-    let (digits, radix) = if radix == 10 && digits.len() > 1 && digits.starts_with('0') {
-        (&digits[1..], 8)
-    } else {
-        (digits, radix)
-    };
+    let (digits, radix) =
+        if radix == 10 && digits.len() > 1 && digits.starts_with('0') { (&digits[1..], 8) } else { (digits, radix) };
     let mut value: u64 = 0;
     let mut overflow = false;
     for c in digits.chars() {
         let Some(d) = c.to_digit(radix) else {
-            return (
-                Literal::Int(0, suffix),
-                Some(format!("invalid digit `{c}` in octal literal `{text}`")),
-            );
+            return (Literal::Int(0, suffix), Some(format!("invalid digit `{c}` in octal literal `{text}`")));
         };
-        match value
-            .checked_mul(u64::from(radix))
-            .and_then(|v| v.checked_add(u64::from(d)))
-        {
+        match value.checked_mul(u64::from(radix)).and_then(|v| v.checked_add(u64::from(d))) {
             Some(v) => value = v,
             None => {
                 overflow = true;
@@ -69,19 +49,14 @@ pub fn int_literal(text: &str) -> (Literal, Option<String>) {
     let max = int_max(suffix);
     if overflow || value > max {
         let value = if overflow { u64::MAX } else { value };
-        return (
-            Literal::Int(value, suffix),
-            Some(format!("`{text}` is out of range for its type")),
-        );
+        return (Literal::Int(value, suffix), Some(format!("`{text}` is out of range for its type")));
     }
     (Literal::Int(value, suffix), None)
 }
 
 /// Reads a floating-literal token (`1.`, `.5`, `1e-5`, `2.5h`, `1.x`).
 pub fn float_literal(text: &str) -> (Literal, Option<String>) {
-    let numeric_len = text
-        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
-        .len();
+    let numeric_len = text.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len();
     let (number, suffix_text) = text.split_at(numeric_len);
     let suffix = match suffix(suffix_text) {
         Some(s) if s == LiteralSuffix::None || is_floating(s) => s,
@@ -89,26 +64,17 @@ pub fn float_literal(text: &str) -> (Literal, Option<String>) {
             let value = number.parse::<f64>().unwrap_or(0.0);
             return (
                 Literal::Float(value, LiteralSuffix::None),
-                Some(format!(
-                    "suffix `{suffix_text}` is not allowed on the floating-point literal `{text}`"
-                )),
+                Some(format!("suffix `{suffix_text}` is not allowed on the floating-point literal `{text}`")),
             );
         }
     };
     match number.parse::<f64>() {
         Ok(value) if value.is_finite() => {
-            let problem = float_range(value, suffix)
-                .then(|| format!("`{text}` is out of range for its type"));
+            let problem = float_range(value, suffix).then(|| format!("`{text}` is out of range for its type"));
             (Literal::Float(value, suffix), problem)
         }
-        Ok(_) => (
-            Literal::Float(f64::MAX, suffix),
-            Some(format!("`{text}` is out of range for its type")),
-        ),
-        Err(_) => (
-            Literal::Float(0.0, suffix),
-            Some(format!("malformed floating-point literal `{text}`")),
-        ),
+        Ok(_) => (Literal::Float(f64::MAX, suffix), Some(format!("`{text}` is out of range for its type"))),
+        Err(_) => (Literal::Float(0.0, suffix), Some(format!("malformed floating-point literal `{text}`"))),
     }
 }
 
@@ -126,15 +92,10 @@ pub fn char_literal(text: &str) -> (Literal, Option<String>) {
     let s = unescape(inner);
     let mut chars = s.chars();
     match (chars.next(), chars.next()) {
-        (Some(c), None) => (
-            Literal::Int(u64::from(u32::from(c)), LiteralSuffix::None),
-            None,
-        ),
+        (Some(c), None) => (Literal::Int(u64::from(u32::from(c)), LiteralSuffix::None), None),
         _ => (
             Literal::Int(0, LiteralSuffix::None),
-            Some(format!(
-                "character literal `{text}` must hold exactly one character"
-            )),
+            Some(format!("character literal `{text}` must hold exactly one character")),
         ),
     }
 }
@@ -161,10 +122,7 @@ fn suffix(text: &str) -> Option<LiteralSuffix> {
 }
 
 fn is_floating(s: LiteralSuffix) -> bool {
-    matches!(
-        s,
-        LiteralSuffix::Double | LiteralSuffix::Float | LiteralSuffix::Half | LiteralSuffix::Fixed
-    )
+    matches!(s, LiteralSuffix::Double | LiteralSuffix::Float | LiteralSuffix::Half | LiteralSuffix::Fixed)
 }
 
 fn int_max(s: LiteralSuffix) -> u64 {
@@ -254,10 +212,7 @@ mod tests {
         assert_eq!(int_literal("3ul").0, Literal::Int(3, S::UnsignedLong));
         assert_eq!(int_literal("2h").0, Literal::Float(2.0, S::Half));
         assert_eq!(int_literal("5x").0, Literal::Float(5.0, S::Fixed));
-        assert_eq!(
-            int_literal("0xFFFFFFFF"),
-            (Literal::Int(u32::MAX.into(), S::None), None)
-        );
+        assert_eq!(int_literal("0xFFFFFFFF"), (Literal::Int(u32::MAX.into(), S::None), None));
     }
 
     #[test]
@@ -278,10 +233,7 @@ mod tests {
         assert_eq!(float_literal("1e-5").0, Literal::Float(1e-5, S::None));
         assert_eq!(float_literal("2.5h").0, Literal::Float(2.5, S::Half));
         assert_eq!(float_literal("1.x").0, Literal::Float(1.0, S::Fixed));
-        assert_eq!(
-            float_literal("6.02e23f").0,
-            Literal::Float(6.02e23, S::Float)
-        );
+        assert_eq!(float_literal("6.02e23f").0, Literal::Float(6.02e23, S::Float));
         assert!(float_literal("1e400").1.is_some());
         assert!(float_literal("1e39").1.is_some());
         assert!(float_literal("1e39d").1.is_none());

@@ -56,10 +56,7 @@ pub fn parse(sources: &SourceMap, tokens: &[Token]) -> (TranslationUnit, Vec<Dia
     let (terms, pre_diags) = stream::terminals(sources, tokens);
     let chunks = stream::items(&terms);
     let ctx = Ctx { sources, tokens };
-    let mut st = State {
-        diags: pre_diags,
-        ..State::default()
-    };
+    let mut st = State { diags: pre_diags, ..State::default() };
     let parser = cg::UnitParser::new();
     for chunk in chunks {
         let ts = &terms[chunk.range];
@@ -95,10 +92,7 @@ pub fn parse(sources: &SourceMap, tokens: &[Token]) -> (TranslationUnit, Vec<Dia
     let mut diags = st.diags;
     diags.sort_by_key(|(at, _)| *at);
     diags.dedup_by(|b, a| a.0 == b.0 && a.1.code == b.1.code);
-    (
-        TranslationUnit { items: st.items },
-        diags.into_iter().map(|(_, d)| d).collect(),
-    )
+    (TranslationUnit { items: st.items }, diags.into_iter().map(|(_, d)| d).collect())
 }
 
 /// The innermost bracket of `terms` that is still open at their end.

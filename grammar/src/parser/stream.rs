@@ -31,9 +31,7 @@
 use super::token::Tok;
 use crate::codes;
 use crate::diagnostic::Diagnostic;
-use crate::lexer::classify::{
-    classify_word, combines_with_unsigned, is_builtin_type, Contextual, Word,
-};
+use crate::lexer::classify::{classify_word, combines_with_unsigned, is_builtin_type, Contextual, Word};
 use crate::lexer::{Token, TokenKind};
 use crate::source::SourceMap;
 use std::collections::HashMap;
@@ -101,9 +99,7 @@ impl<'a> Classifier<'a> {
     /// Index of the next token after `i` that is not a lexer error.
     fn next_index(&self, i: usize) -> usize {
         let mut j = i + 1;
-        while j < self.tokens.len()
-            && matches!(self.tokens[j].kind, TokenKind::Error | TokenKind::Newline)
-        {
+        while j < self.tokens.len() && matches!(self.tokens[j].kind, TokenKind::Error | TokenKind::Newline) {
             j += 1;
         }
         j
@@ -114,18 +110,11 @@ impl<'a> Classifier<'a> {
     }
 
     fn push(&mut self, tok: Tok, start: usize, end: usize) {
-        self.out.push(Terminal {
-            tok,
-            start: start as u32,
-            end: end as u32,
-        });
+        self.out.push(Terminal { tok, start: start as u32, end: end as u32 });
     }
 
     fn bind(&mut self, name: &'a str, depth: u32, is_type: bool) {
-        self.bindings
-            .entry(name)
-            .or_default()
-            .push((depth, is_type));
+        self.bindings.entry(name).or_default().push((depth, is_type));
         // Kept sorted by depth so that ending a scope only looks at the tail.
         let pos = self.scoped.partition_point(|&(d, _)| d <= depth);
         self.scoped.insert(pos, (depth, name));
@@ -159,10 +148,7 @@ impl<'a> Classifier<'a> {
     }
 
     fn is_user_type(&self, text: &str) -> bool {
-        self.bindings
-            .get(text)
-            .and_then(|b| b.last())
-            .is_some_and(|&(_, is_type)| is_type)
+        self.bindings.get(text).and_then(|b| b.last()).is_some_and(|&(_, is_type)| is_type)
     }
 
     /// Whether the word at `j` would be a type name (built-in or declared).
@@ -179,20 +165,14 @@ impl<'a> Classifier<'a> {
         if self.kind(j) != Some(TokenKind::Ident) {
             return false;
         }
-        matches!(
-            classify_word(self.text(j)),
-            Word::Plain | Word::Reserved | Word::Contextual(_)
-        )
+        matches!(classify_word(self.text(j)), Word::Plain | Word::Reserved | Word::Contextual(_))
     }
 
     fn reserved(&mut self, i: usize) {
         let word = self.text(i);
-        let d = Diagnostic::error(
-            codes::E_RESERVED_WORD,
-            format!("`{word}` is a reserved word in Cg"),
-        )
-        .with_primary(self.tokens[i].span, "reserved word used as a name")
-        .with_note("it is read as an ordinary name here; rename it");
+        let d = Diagnostic::error(codes::E_RESERVED_WORD, format!("`{word}` is a reserved word in Cg"))
+            .with_primary(self.tokens[i].span, "reserved word used as a name")
+            .with_note("it is read as an ordinary name here; rename it");
         self.diags.push((i, d));
     }
 
@@ -272,9 +252,7 @@ impl<'a> Classifier<'a> {
                 self.reserved(i);
             }
             let next = self.kind(self.next_index(i));
-            if prev == Some(Tok::Struct)
-                && !matches!(next, Some(TokenKind::LBrace | TokenKind::Colon))
-            {
+            if prev == Some(Tok::Struct) && !matches!(next, Some(TokenKind::LBrace | TokenKind::Colon)) {
                 // `struct S x;` or `struct S;`: a reference (or forward declaration),
                 // one type-name terminal covering both words.
                 if let Some(t) = self.out.pop() {
@@ -315,10 +293,7 @@ impl<'a> Classifier<'a> {
         let text = self.text(i);
         let prev = self.prev_tok();
         if self.typedef_at == Some(self.nest)
-            && matches!(
-                prev,
-                Some(Tok::TypeName | Tok::UserType | Tok::Comma | Tok::RBrace | Tok::Gt)
-            )
+            && matches!(prev, Some(Tok::TypeName | Tok::UserType | Tok::Comma | Tok::RBrace | Tok::Gt))
         {
             self.push(Tok::Ident, i, i + 1);
             self.declare_type(text);
@@ -349,11 +324,7 @@ impl<'a> Classifier<'a> {
                 )
             );
         if declares {
-            let depth = if self.nest > self.braces as usize {
-                self.braces + 1
-            } else {
-                self.braces
-            };
+            let depth = if self.nest > self.braces as usize { self.braces + 1 } else { self.braces };
             self.bind(text, depth, false);
             self.push(Tok::Ident, i, i + 1);
         } else {
@@ -393,17 +364,9 @@ impl<'a> Classifier<'a> {
             return false;
         }
         let text = self.text(i);
-        let d = Diagnostic::error(
-            codes::E_UNKNOWN_TYPE_NAME,
-            format!("unknown type name `{text}`"),
-        )
-        .with_primary(
-            self.tokens[i].span,
-            "not a built-in type, and not declared before this point",
-        )
-        .with_note(
-            "types are declared with `struct`, `interface` or `typedef` before their first use",
-        );
+        let d = Diagnostic::error(codes::E_UNKNOWN_TYPE_NAME, format!("unknown type name `{text}`"))
+            .with_primary(self.tokens[i].span, "not a built-in type, and not declared before this point")
+            .with_note("types are declared with `struct`, `interface` or `typedef` before their first use");
         self.diags.push((i, d));
         self.bind(text, 0, true);
         true
@@ -420,17 +383,11 @@ impl<'a> Classifier<'a> {
                 self.push(Tok::TypeName, i, i + 1);
             }
             Contextual::Texture => {
-                let tok = if self.is_name_word(j) {
-                    Tok::TypeName
-                } else {
-                    Tok::Ident
-                };
+                let tok = if self.is_name_word(j) { Tok::TypeName } else { Tok::Ident };
                 self.push(tok, i, i + 1);
             }
             Contextual::Vector | Contextual::Matrix => {
-                let tok = if self.kind(j) == Some(TokenKind::Lt)
-                    && self.is_type_word(self.next_index(j))
-                {
+                let tok = if self.kind(j) == Some(TokenKind::Lt) && self.is_type_word(self.next_index(j)) {
                     if c == Contextual::Vector {
                         Tok::Vector
                     } else {
@@ -444,11 +401,8 @@ impl<'a> Classifier<'a> {
                 self.push(tok, i, i + 1);
             }
             Contextual::Technique => {
-                let at_item_start = self.nest == 0
-                    && matches!(
-                        self.prev_tok(),
-                        None | Some(Tok::Semi | Tok::RBrace | Tok::Technique)
-                    );
+                let at_item_start =
+                    self.nest == 0 && matches!(self.prev_tok(), None | Some(Tok::Semi | Tok::RBrace | Tok::Technique));
                 if at_item_start {
                     if let Some(end) = self.technique_end(i) {
                         self.push(Tok::Technique, i, end);
@@ -499,11 +453,8 @@ impl<'a> Classifier<'a> {
             }
             j += 1;
         }
-        let d = Diagnostic::error(
-            codes::E_UNEXPECTED_EOF,
-            "unexpected end of file in a technique block",
-        )
-        .with_primary(self.tokens[open].span, "this `{` is never closed");
+        let d = Diagnostic::error(codes::E_UNEXPECTED_EOF, "unexpected end of file in a technique block")
+            .with_primary(self.tokens[open].span, "this `{` is never closed");
         self.diags.push((open, d));
         Some(self.tokens.len())
     }
@@ -511,12 +462,9 @@ impl<'a> Classifier<'a> {
     /// Brackets opened at `i` went past [`MAX_NESTING`]: report once and skip to where
     /// the nesting is back to zero (or to the end).
     fn skip_deep(&mut self, i: usize) -> usize {
-        let d = Diagnostic::error(
-            codes::E_NESTING_TOO_DEEP,
-            format!("brackets nested more than {MAX_NESTING} deep"),
-        )
-        .with_primary(self.tokens[i].span, "nesting limit exceeded here")
-        .with_note("the parser skips everything up to where this nesting closes");
+        let d = Diagnostic::error(codes::E_NESTING_TOO_DEEP, format!("brackets nested more than {MAX_NESTING} deep"))
+            .with_primary(self.tokens[i].span, "nesting limit exceeded here")
+            .with_note("the parser skips everything up to where this nesting closes");
         self.diags.push((i, d));
         // Skip up to (not including) the bracket that closes the outermost one still open,
         // so that bracket ends the statement or item as usual.
@@ -538,10 +486,7 @@ impl<'a> Classifier<'a> {
         while self.braces > 0 {
             self.close_brace();
         }
-        let outer_is_brace = self
-            .tokens
-            .get(j)
-            .is_some_and(|t| t.kind == TokenKind::RBrace);
+        let outer_is_brace = self.tokens.get(j).is_some_and(|t| t.kind == TokenKind::RBrace);
         self.nest = 1;
         self.braces = u32::from(outer_is_brace);
         self.typedef_at = None;
@@ -560,11 +505,7 @@ impl Hasher for NameHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
         for &b in bytes {
             h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
@@ -696,10 +637,7 @@ pub fn items(terms: &[Terminal]) -> Vec<Chunk> {
             Tok::Eq if depth == 0 => seen_eq = true,
             Tok::Lt if depth == 0 && !seen_eq && i > start => {
                 let prev = terms[i - 1].tok;
-                if matches!(
-                    prev,
-                    Tok::Ident | Tok::UserType | Tok::RBracket | Tok::RParen
-                ) {
+                if matches!(prev, Tok::Ident | Tok::UserType | Tok::RBracket | Tok::RParen) {
                     in_annotation = true;
                 }
             }
@@ -708,10 +646,7 @@ pub fn items(terms: &[Terminal]) -> Vec<Chunk> {
             _ => {}
         }
         if end_here {
-            chunks.push(Chunk {
-                range: start..i + 1,
-                skipped,
-            });
+            chunks.push(Chunk { range: start..i + 1, skipped });
             start = i + 1;
             skipped = false;
             in_annotation = false;
@@ -719,10 +654,7 @@ pub fn items(terms: &[Terminal]) -> Vec<Chunk> {
         }
     }
     if start < terms.len() {
-        chunks.push(Chunk {
-            range: start..terms.len(),
-            skipped,
-        });
+        chunks.push(Chunk { range: start..terms.len(), skipped });
     }
     chunks
 }
@@ -738,17 +670,12 @@ mod tests {
         let mut sources = SourceMap::new();
         let file = sources.add_file("t.cg", None, text.to_owned());
         let (tokens, _) = lex(text, file);
-        let tokens: Vec<Token> = tokens
-            .into_iter()
-            .filter(|t| t.kind != TokenKind::Newline)
-            .collect();
+        let tokens: Vec<Token> = tokens.into_iter().filter(|t| t.kind != TokenKind::Newline).collect();
         let (ts, diags) = terminals(&sources, &tokens);
         let spelled = ts
             .iter()
             .map(|t| {
-                let words: Vec<&str> = (t.start..t.end)
-                    .map(|i| sources.text(tokens[i as usize].span))
-                    .collect();
+                let words: Vec<&str> = (t.start..t.end).map(|i| sources.text(tokens[i as usize].span)).collect();
                 (t.tok, words.join(" "))
             })
             .collect();
@@ -756,12 +683,7 @@ mod tests {
     }
 
     fn kind_of(text: &str, word: &str, nth: usize) -> Tok {
-        terms(text)
-            .0
-            .into_iter()
-            .filter(|(_, w)| w == word)
-            .nth(nth)
-            .map_or(Tok::Stray, |(t, _)| t)
+        terms(text).0.into_iter().filter(|(_, w)| w == word).nth(nth).map_or(Tok::Stray, |(t, _)| t)
     }
 
     #[test]
@@ -796,43 +718,18 @@ mod tests {
 
     #[test]
     fn a_declarator_named_like_a_type_hides_it_in_its_scope() {
-        let text =
-            "struct in_t { float a; }; float g(in_t in_t, float b) { return in_t.a; } in_t after;";
-        let kinds: Vec<Tok> = terms(text)
-            .0
-            .into_iter()
-            .filter(|(_, w)| w == "in_t")
-            .map(|(t, _)| t)
-            .collect();
-        assert_eq!(
-            kinds,
-            [
-                Tok::Ident,
-                Tok::UserType,
-                Tok::Ident,
-                Tok::Ident,
-                Tok::UserType
-            ]
-        );
+        let text = "struct in_t { float a; }; float g(in_t in_t, float b) { return in_t.a; } in_t after;";
+        let kinds: Vec<Tok> = terms(text).0.into_iter().filter(|(_, w)| w == "in_t").map(|(t, _)| t).collect();
+        assert_eq!(kinds, [Tok::Ident, Tok::UserType, Tok::Ident, Tok::Ident, Tok::UserType]);
         // A prototype's parameter names end with the prototype.
         let text = "struct T { float a; }; float p(T T); T t;";
-        let kinds: Vec<Tok> = terms(text)
-            .0
-            .into_iter()
-            .filter(|(_, w)| w == "T")
-            .map(|(t, _)| t)
-            .collect();
-        assert_eq!(
-            kinds,
-            [Tok::Ident, Tok::UserType, Tok::Ident, Tok::UserType]
-        );
+        let kinds: Vec<Tok> = terms(text).0.into_iter().filter(|(_, w)| w == "T").map(|(t, _)| t).collect();
+        assert_eq!(kinds, [Tok::Ident, Tok::UserType, Tok::Ident, Tok::UserType]);
     }
 
     #[test]
     fn contextual_type_words() {
-        assert!(terms("unsigned int x;")
-            .0
-            .contains(&(Tok::TypeName, "unsigned int".to_owned())));
+        assert!(terms("unsigned int x;").0.contains(&(Tok::TypeName, "unsigned int".to_owned())));
         assert_eq!(kind_of("unsigned x;", "unsigned", 0), Tok::TypeName);
         assert_eq!(kind_of("texture t;", "texture", 0), Tok::TypeName);
         assert_eq!(kind_of("f(texture, uv);", "texture", 0), Tok::Ident);
@@ -844,8 +741,7 @@ mod tests {
 
     #[test]
     fn techniques_collapse_and_reserved_words_are_reported() {
-        let (ts, codes) =
-            terms("technique T < int a = 1; > { pass P { X = compile fp40 f(); } } float x;");
+        let (ts, codes) = terms("technique T < int a = 1; > { pass P { X = compile fp40 f(); } } float x;");
         assert_eq!(ts[0].0, Tok::Technique);
         assert_eq!(ts[1], (Tok::TypeName, "float".to_owned()));
         assert!(codes.is_empty());
@@ -859,28 +755,17 @@ mod tests {
     fn unknown_type_names_are_reported_once_and_then_read_as_types() {
         let (ts, codes) = terms("void f() { vec2 p = 1; vec2 q; } float g(vec2 a);");
         assert_eq!(codes, ["E0208"]);
-        let vec2: Vec<Tok> = ts
-            .into_iter()
-            .filter(|(_, w)| w == "vec2")
-            .map(|(t, _)| t)
-            .collect();
+        let vec2: Vec<Tok> = ts.into_iter().filter(|(_, w)| w == "vec2").map(|(t, _)| t).collect();
         assert_eq!(vec2, [Tok::UserType; 3]);
     }
 
     #[test]
     fn deep_nesting_is_skipped_as_one_terminal() {
-        let text = format!(
-            "float a = {}1{}; float b;",
-            "(".repeat(300),
-            ")".repeat(300)
-        );
+        let text = format!("float a = {}1{}; float b;", "(".repeat(300), ")".repeat(300));
         let (ts, codes) = terms(&text);
         assert_eq!(codes, ["E0204"]);
         assert_eq!(ts.iter().filter(|(t, _)| *t == Tok::Skipped).count(), 1);
-        assert_eq!(
-            ts.iter().filter(|(t, _)| *t == Tok::LParen).count(),
-            MAX_NESTING
-        );
+        assert_eq!(ts.iter().filter(|(t, _)| *t == Tok::LParen).count(), MAX_NESTING);
         assert_eq!(ts.last().map(|t| t.0), Some(Tok::Semi));
     }
 
@@ -893,18 +778,9 @@ mod tests {
         let (tokens, _) = lex(text, file);
         let (ts, _) = terminals(&sources, &tokens);
         let chunks = items(&ts);
-        let firsts: Vec<String> = chunks
-            .iter()
-            .map(|c| {
-                sources
-                    .text(tokens[ts[c.range.start].start as usize].span)
-                    .to_owned()
-            })
-            .collect();
+        let firsts: Vec<String> =
+            chunks.iter().map(|c| sources.text(tokens[ts[c.range.start].start as usize].span).to_owned()).collect();
         // `} vs float g` stays in one chunk with `f`: `vs` could be a declarator.
-        assert_eq!(
-            firsts,
-            ["float", "struct", "float", "float", "technique", "float"]
-        );
+        assert_eq!(firsts, ["float", "struct", "float", "float", "technique", "float"]);
     }
 }

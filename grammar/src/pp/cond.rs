@@ -60,9 +60,7 @@ pub(super) fn cond_word(sources: &SourceMap, toks: &[Token], hash: usize) -> Opt
 /// Index of the next `#` that starts a line, from `from` on.
 pub(super) fn next_directive(toks: &[Token], from: usize) -> Option<usize> {
     let rest = toks.get(from..)?;
-    rest.iter()
-        .position(|t| t.line_start && t.kind == TokenKind::Hash)
-        .map(|i| from + i)
+    rest.iter().position(|t| t.line_start && t.kind == TokenKind::Hash).map(|i| from + i)
 }
 
 impl Pp<'_> {
@@ -73,14 +71,7 @@ impl Pp<'_> {
             _ => match args.first() {
                 Some(t) if t.kind == TokenKind::Ident => {
                     let defined = self.macros.contains_key(self.text(t.span));
-                    self.extra_tokens(
-                        &args[1..],
-                        if word == CondWord::Ifdef {
-                            "#ifdef"
-                        } else {
-                            "#ifndef"
-                        },
-                    );
+                    self.extra_tokens(&args[1..], if word == CondWord::Ifdef { "#ifdef" } else { "#ifndef" });
                     defined == (word == CondWord::Ifdef)
                 }
                 other => {
@@ -96,11 +87,7 @@ impl Pp<'_> {
                 }
             },
         };
-        self.conds.push(Cond {
-            open: head,
-            taken,
-            else_at: None,
-        });
+        self.conds.push(Cond { open: head, taken, else_at: None });
         if !taken {
             self.skip_group();
         }
@@ -117,11 +104,8 @@ impl Pp<'_> {
         if !self.cond_open_here() {
             let name = self.text(head).trim_start_matches('#').trim().to_owned();
             self.diags.push(
-                Diagnostic::error(
-                    codes::E_STRAY_CONDITIONAL,
-                    format!("`#{name}` without `#if`"),
-                )
-                .with_primary(head, "no open conditional in this file"),
+                Diagnostic::error(codes::E_STRAY_CONDITIONAL, format!("`#{name}` without `#if`"))
+                    .with_primary(head, "no open conditional in this file"),
             );
             return;
         }
@@ -184,9 +168,7 @@ impl Pp<'_> {
                     _ => {}
                 }
             };
-            let quiet_to = found
-                .and_then(|(h, _)| toks.get(h))
-                .map_or(file_len, |t| t.span.start);
+            let quiet_to = found.and_then(|(h, _)| toks.get(h)).map_or(file_len, |t| t.span.start);
             f.pos = found.map_or(toks.len(), |(h, _)| h);
             self.quiet(quiet_from, quiet_to);
             let Some((_, word)) = found else { return };
@@ -268,37 +250,26 @@ impl Pp<'_> {
     /// Reads `X` or `( X )` after `defined`, unexpanded.
     fn defined_operand(&mut self, exp: &mut Expander, defined: Token) -> Result<Term, Diagnostic> {
         let err = |span: Span| {
-            Diagnostic::error(
-                codes::E_BAD_DEFINED,
-                "`defined` must be followed by a macro name",
-            )
-            .with_primary(span, "expected `defined NAME` or `defined(NAME)`")
+            Diagnostic::error(codes::E_BAD_DEFINED, "`defined` must be followed by a macro name")
+                .with_primary(span, "expected `defined NAME` or `defined(NAME)`")
         };
         let name = match exp.next_unexpanded(self, Input::Isolated) {
-            Some(t) if t.tok.kind == TokenKind::Ident => {
-                return Ok(self.defined_term(defined, t.tok, t.tok))
-            }
-            Some(t) if t.tok.kind == TokenKind::LParen => {
-                match exp.next_unexpanded(self, Input::Isolated) {
-                    Some(n) if n.tok.kind == TokenKind::Ident => n.tok,
-                    other => return Err(err(other.map_or(t.tok.span, |o| o.tok.span))),
-                }
-            }
+            Some(t) if t.tok.kind == TokenKind::Ident => return Ok(self.defined_term(defined, t.tok, t.tok)),
+            Some(t) if t.tok.kind == TokenKind::LParen => match exp.next_unexpanded(self, Input::Isolated) {
+                Some(n) if n.tok.kind == TokenKind::Ident => n.tok,
+                other => return Err(err(other.map_or(t.tok.span, |o| o.tok.span))),
+            },
             other => return Err(err(other.map_or(defined.span, |o| o.tok.span))),
         };
         match exp.next_unexpanded(self, Input::Isolated) {
-            Some(r) if r.tok.kind == TokenKind::RParen => {
-                Ok(self.defined_term(defined, name, r.tok))
-            }
+            Some(r) if r.tok.kind == TokenKind::RParen => Ok(self.defined_term(defined, name, r.tok)),
             other => Err(err(other.map_or(name.span, |o| o.tok.span))),
         }
     }
 
     fn defined_term(&self, defined: Token, name: Token, last: Token) -> Term {
         let value = self.macros.contains_key(self.text(name.span));
-        let span = if last.span.file == defined.span.file
-            && last.span.expansion == defined.span.expansion
-        {
+        let span = if last.span.file == defined.span.file && last.span.expansion == defined.span.expansion {
             defined.span.to(last.span)
         } else {
             defined.span
@@ -310,11 +281,8 @@ impl Pp<'_> {
     pub(super) fn extra_tokens(&mut self, extra: &[Token], directive: &str) {
         if let (Some(first), Some(last)) = (extra.first(), extra.last()) {
             self.diags.push(
-                Diagnostic::warning(
-                    codes::W_EXTRA_TOKENS,
-                    format!("extra tokens at the end of `{directive}`"),
-                )
-                .with_primary(first.span.to(last.span), "ignored"),
+                Diagnostic::warning(codes::W_EXTRA_TOKENS, format!("extra tokens at the end of `{directive}`"))
+                    .with_primary(first.span.to(last.span), "ignored"),
             );
         }
     }

@@ -36,16 +36,10 @@ impl Pp<'_> {
             self.line_directive(line, head, whole);
             return;
         }
-        let word = if name.kind == TokenKind::Ident {
-            self.text(name.span)
-        } else {
-            ""
-        };
+        let word = if name.kind == TokenKind::Ident { self.text(name.span) } else { "" };
         if let Some(w) = CondWord::parse(word) {
             match w {
-                CondWord::If | CondWord::Ifdef | CondWord::Ifndef => {
-                    self.open_conditional(w, args, head)
-                }
+                CondWord::If | CondWord::Ifdef | CondWord::Ifndef => self.open_conditional(w, args, head),
                 _ => self.continue_conditional(w, args, head),
             }
             return;
@@ -102,11 +96,8 @@ impl Pp<'_> {
                 self.extra_tokens(&args[1..], "#undef");
             }
             other => self.diags.push(
-                Diagnostic::error(
-                    codes::E_MALFORMED_DIRECTIVE,
-                    "`#undef` expects a macro name",
-                )
-                .with_primary(other.map_or(head, |t| t.span), "expected an identifier"),
+                Diagnostic::error(codes::E_MALFORMED_DIRECTIVE, "`#undef` expects a macro name")
+                    .with_primary(other.map_or(head, |t| t.span), "expected an identifier"),
             ),
         }
     }
@@ -118,32 +109,22 @@ impl Pp<'_> {
             [n, f] => n.kind == TokenKind::IntLit && f.kind == TokenKind::StringLit,
             _ => false,
         };
-        let toks: Vec<Token> = if direct {
-            args.to_vec()
-        } else {
-            self.expand_line(args)
-        };
+        let toks: Vec<Token> = if direct { args.to_vec() } else { self.expand_line(args) };
         let malformed = |span: Span| {
-            Diagnostic::error(
-                codes::E_MALFORMED_DIRECTIVE,
-                "`#line` expects a line number and an optional file name",
-            )
-            .with_primary(span, "expected `#line 12` or `#line 12 \"file.cg\"`")
+            Diagnostic::error(codes::E_MALFORMED_DIRECTIVE, "`#line` expects a line number and an optional file name")
+                .with_primary(span, "expected `#line 12` or `#line 12 \"file.cg\"`")
         };
         let number = match toks.first() {
             Some(t) if t.kind == TokenKind::IntLit => self.text(t.span).parse::<u32>().ok(),
             _ => None,
         };
         let Some(number) = number else {
-            self.diags
-                .push(malformed(toks.first().map_or(head, |t| t.span)));
+            self.diags.push(malformed(toks.first().map_or(head, |t| t.span)));
             return;
         };
         let name = match toks.get(1) {
             None => None,
-            Some(t) if t.kind == TokenKind::StringLit && toks.len() == 2 => {
-                Some(unquote(self.text(t.span)))
-            }
+            Some(t) if t.kind == TokenKind::StringLit && toks.len() == 2 => Some(unquote(self.text(t.span))),
             Some(t) => {
                 self.diags.push(malformed(t.span));
                 return;
@@ -171,10 +152,7 @@ impl Pp<'_> {
     /// `#error` (E0113) and `#warning` (W0105): the rest of the line, verbatim.
     fn message(&mut self, error: bool, name: Token, whole: Span) {
         self.quiet(whole.start, whole.end);
-        let rest = Span {
-            start: name.span.end,
-            ..whole
-        };
+        let rest = Span { start: name.span.end, ..whole };
         let text = unsplice(self.text(rest)).trim().to_owned();
         let d = if error {
             Diagnostic::error(codes::E_ERROR_DIRECTIVE, format!("#error {text}"))
@@ -198,11 +176,7 @@ impl Pp<'_> {
             }
         }
         let text = unsplice(self.text(whole));
-        self.pragmas.push(Pragma {
-            text,
-            span: whole,
-            token_index: self.out.len(),
-        });
+        self.pragmas.push(Pragma { text, span: whole, token_index: self.out.len() });
     }
 }
 

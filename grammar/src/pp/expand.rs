@@ -109,11 +109,7 @@ impl Expander {
     /// read past them.
     pub fn isolated(toks: Vec<PTok>) -> Expander {
         Expander {
-            contexts: vec![Context {
-                toks,
-                pos: 0,
-                kind: ContextKind::Bottom,
-            }],
+            contexts: vec![Context { toks, pos: 0, kind: ContextKind::Bottom }],
             floor: 1,
             ..Expander::default()
         }
@@ -179,11 +175,7 @@ impl Expander {
                 ContextKind::Barrier => return Read::ArgEnd,
                 ContextKind::Bottom => return Read::End,
                 ContextKind::Plain | ContextKind::Macro(_) => {
-                    if let Some(Context {
-                        kind: ContextKind::Macro(m),
-                        ..
-                    }) = self.contexts.pop()
-                    {
+                    if let Some(Context { kind: ContextKind::Macro(m), .. }) = self.contexts.pop() {
                         m.enable();
                     }
                 }
@@ -248,21 +240,9 @@ impl Expander {
             call_site: name.tok.span,
             parent: name.tok.span.expansion,
         });
-        let span = Span {
-            expansion: Some(exp),
-            ..pp.sources.add_scratch(&text)
-        };
-        let kind = if mac.kind == MacroKind::Line {
-            TokenKind::IntLit
-        } else {
-            TokenKind::StringLit
-        };
-        let tok = Token {
-            kind,
-            span,
-            leading_space: name.tok.leading_space,
-            line_start: false,
-        };
+        let span = Span { expansion: Some(exp), ..pp.sources.add_scratch(&text) };
+        let kind = if mac.kind == MacroKind::Line { TokenKind::IntLit } else { TokenKind::StringLit };
+        let tok = Token { kind, span, leading_space: name.tok.leading_space, line_start: false };
         self.push_plain(pp, vec![PTok::new(tok)], name.tok.span);
     }
 
@@ -326,16 +306,7 @@ impl Expander {
             return;
         }
         let n = args.len();
-        self.frames.push(Frame {
-            mac,
-            name,
-            rparen,
-            toks,
-            args,
-            expanded: vec![None; n],
-            next: 0,
-            out: Vec::new(),
-        });
+        self.frames.push(Frame { mac, name, rparen, toks, args, expanded: vec![None; n], next: 0, out: Vec::new() });
         self.advance(pp);
     }
 
@@ -348,21 +319,14 @@ impl Expander {
             let i = f.next;
             if f.mac.needs_expanded.get(i).copied().unwrap_or(false) {
                 let arg = &f.toks[f.args[i].clone()];
-                if arg
-                    .iter()
-                    .any(|t| t.tok.kind == TokenKind::Ident && !t.painted)
-                {
+                if arg.iter().any(|t| t.tok.kind == TokenKind::Ident && !t.painted) {
                     let toks = arg.to_vec();
                     let at = f.name.tok.span;
                     if !pp.charge(toks.len(), at) {
                         self.abort();
                         return;
                     }
-                    self.contexts.push(Context {
-                        toks,
-                        pos: 0,
-                        kind: ContextKind::Barrier,
-                    });
+                    self.contexts.push(Context { toks, pos: 0, kind: ContextKind::Barrier });
                     return;
                 }
                 // Nothing in it can expand: the argument is its own expansion.
@@ -399,11 +363,7 @@ impl Expander {
         }
         toks[0].tok.leading_space = name.tok.leading_space;
         mac.disable();
-        self.contexts.push(Context {
-            toks,
-            pos: 0,
-            kind: ContextKind::Macro(mac),
-        });
+        self.contexts.push(Context { toks, pos: 0, kind: ContextKind::Macro(mac) });
     }
 
     fn push_plain(&mut self, pp: &mut Pp<'_>, toks: Vec<PTok>, at: Span) {
@@ -411,21 +371,13 @@ impl Expander {
             self.abort();
             return;
         }
-        self.contexts.push(Context {
-            toks,
-            pos: 0,
-            kind: ContextKind::Plain,
-        });
+        self.contexts.push(Context { toks, pos: 0, kind: ContextKind::Plain });
     }
 
     /// The budget is spent: drop everything in flight, keep reading the input as is.
     fn abort(&mut self) {
         while self.contexts.len() > self.floor {
-            if let Some(Context {
-                kind: ContextKind::Macro(m),
-                ..
-            }) = self.contexts.pop()
-            {
+            if let Some(Context { kind: ContextKind::Macro(m), .. }) = self.contexts.pop() {
                 m.enable();
             }
         }
@@ -456,14 +408,7 @@ impl Expander {
         self.emit_unexpanded(pp, name);
     }
 
-    fn arity_error(
-        &mut self,
-        pp: &mut Pp<'_>,
-        name: PTok,
-        rparen: Token,
-        mac: &Macro,
-        given: usize,
-    ) {
+    fn arity_error(&mut self, pp: &mut Pp<'_>, name: PTok, rparen: Token, mac: &Macro, given: usize) {
         let (named, variadic) = mac.arity();
         let expected = match (named, variadic) {
             (1, false) => "1 argument".to_owned(),
@@ -478,10 +423,7 @@ impl Expander {
                 if given == 1 { "was" } else { "were" }
             ),
         )
-        .with_primary(
-            call_site(name.tok, Some(rparen)),
-            format!("{given} given here"),
-        );
+        .with_primary(call_site(name.tok, Some(rparen)), format!("{given} given here"));
         if let Some(def) = mac.name_span {
             d = d.with_secondary(def, format!("`{}` defined here with {expected}", mac.name));
         }
@@ -492,10 +434,7 @@ impl Expander {
     /// After an invocation error the name is kept as an ordinary (painted) identifier
     /// and the collected arguments are dropped, as GCC does.
     fn emit_unexpanded(&mut self, pp: &mut Pp<'_>, name: PTok) {
-        let t = PTok {
-            painted: true,
-            ..name
-        };
+        let t = PTok { painted: true, ..name };
         self.push_plain(pp, vec![t], name.tok.span);
     }
 }

@@ -32,10 +32,7 @@ pub(super) struct Value {
 
 impl Value {
     pub fn signed(v: i64) -> Value {
-        Value {
-            bits: v as u64,
-            unsigned: false,
-        }
+        Value { bits: v as u64, unsigned: false }
     }
     fn boolean(b: bool) -> Value {
         Value::signed(i64::from(b))
@@ -158,27 +155,15 @@ fn bad(span: Span, message: impl Into<String>, label: impl Into<String>) -> Diag
 }
 
 /// Evaluates a condition. `whole` spans the directive, for errors at its end.
-pub(super) fn evaluate(
-    sources: &SourceMap,
-    terms: &[Term],
-    whole: Span,
-) -> Result<Value, Diagnostic> {
-    let mut e = Eval {
-        sources,
-        ops: Vec::new(),
-        values: Vec::new(),
-    };
+pub(super) fn evaluate(sources: &SourceMap, terms: &[Term], whole: Span) -> Result<Value, Diagnostic> {
+    let mut e = Eval { sources, ops: Vec::new(), values: Vec::new() };
     let mut expect_operand = true;
     let mut last = whole;
     for term in terms {
         let tok = match *term {
             Term::Defined(v, span) => {
                 if !expect_operand {
-                    return Err(bad(
-                        span,
-                        "missing operator before `defined`",
-                        "expected an operator here",
-                    ));
+                    return Err(bad(span, "missing operator before `defined`", "expected an operator here"));
                 }
                 e.values.push(Value::boolean(v));
                 expect_operand = false;
@@ -194,38 +179,16 @@ pub(super) fn evaluate(
             expect_operand = e.operator(tok)?;
         }
     }
-    let end = Span {
-        start: last.end,
-        ..last
-    };
+    let end = Span { start: last.end, ..last };
     if expect_operand {
-        let msg = if terms.is_empty() {
-            "`#if` with no expression"
-        } else {
-            "expected a value at the end of the condition"
-        };
-        return Err(bad(
-            if terms.is_empty() { whole } else { end },
-            msg,
-            "a value is missing here",
-        ));
+        let msg =
+            if terms.is_empty() { "`#if` with no expression" } else { "expected a value at the end of the condition" };
+        return Err(bad(if terms.is_empty() { whole } else { end }, msg, "a value is missing here"));
     }
     while let Some(op) = e.ops.last().copied() {
         match op.kind {
-            OpKind::Paren => {
-                return Err(bad(
-                    op.span,
-                    "missing `)` in condition",
-                    "this `(` is never closed",
-                ))
-            }
-            OpKind::Question => {
-                return Err(bad(
-                    op.span,
-                    "`?` without `:` in condition",
-                    "this `?` has no `:`",
-                ))
-            }
+            OpKind::Paren => return Err(bad(op.span, "missing `)` in condition", "this `(` is never closed")),
+            OpKind::Question => return Err(bad(op.span, "`?` without `:` in condition", "this `?` has no `:`")),
             _ => e.reduce()?,
         }
     }
@@ -242,12 +205,7 @@ impl Eval<'_> {
 
     fn push_op(&mut self, kind: OpKind, span: Span, skip_rhs_extra: bool) {
         let skip = self.skipping();
-        self.ops.push(Op {
-            kind,
-            span,
-            skip,
-            skip_rhs: skip || skip_rhs_extra,
-        });
+        self.ops.push(Op { kind, span, skip, skip_rhs: skip || skip_rhs_extra });
     }
 
     /// Handles a token where a value is expected; returns whether one still is.
@@ -255,13 +213,11 @@ impl Eval<'_> {
         use TokenKind as K;
         let un = match t.kind {
             K::IntLit => {
-                self.values
-                    .push(int_literal(self.sources.text(t.span), t.span)?);
+                self.values.push(int_literal(self.sources.text(t.span), t.span)?);
                 return Ok(false);
             }
             K::CharLit => {
-                self.values
-                    .push(char_literal(self.sources.text(t.span), t.span)?);
+                self.values.push(char_literal(self.sources.text(t.span), t.span)?);
                 return Ok(false);
             }
             K::Ident => {
@@ -283,20 +239,11 @@ impl Eval<'_> {
                     "only integers are allowed",
                 ))
             }
-            K::StringLit => {
-                return Err(bad(
-                    t.span,
-                    "string literal in preprocessor condition",
-                    "not an integer",
-                ))
-            }
+            K::StringLit => return Err(bad(t.span, "string literal in preprocessor condition", "not an integer")),
             other => {
                 return Err(bad(
                     t.span,
-                    format!(
-                        "expected a value in condition, found `{}`",
-                        self.describe(t, other)
-                    ),
+                    format!("expected a value in condition, found `{}`", self.describe(t, other)),
                     "expected a value",
                 ))
             }
@@ -306,8 +253,7 @@ impl Eval<'_> {
     }
 
     fn describe(&self, t: Token, kind: TokenKind) -> String {
-        kind.punct_str()
-            .map_or_else(|| self.sources.text(t.span).to_owned(), str::to_owned)
+        kind.punct_str().map_or_else(|| self.sources.text(t.span).to_owned(), str::to_owned)
     }
 
     /// Handles a token after a complete value; returns whether a value is expected next.
@@ -318,20 +264,10 @@ impl Eval<'_> {
                     match self.ops.last().map(|o| o.kind) {
                         Some(OpKind::Paren) => break,
                         Some(OpKind::Question) => {
-                            return Err(bad(
-                                t.span,
-                                "`)` before the `:` of a `?`",
-                                "expected `:` first",
-                            ))
+                            return Err(bad(t.span, "`)` before the `:` of a `?`", "expected `:` first"))
                         }
                         Some(_) => self.reduce()?,
-                        None => {
-                            return Err(bad(
-                                t.span,
-                                "unmatched `)` in condition",
-                                "no `(` before it",
-                            ))
-                        }
+                        None => return Err(bad(t.span, "unmatched `)` in condition", "no `(` before it")),
                     }
                 }
                 self.ops.pop();
@@ -348,21 +284,13 @@ impl Eval<'_> {
                     match self.ops.last().map(|o| o.kind) {
                         Some(OpKind::Question) => break,
                         Some(OpKind::Paren) | None => {
-                            return Err(bad(
-                                t.span,
-                                "`:` without `?` in condition",
-                                "no `?` before it",
-                            ))
+                            return Err(bad(t.span, "`:` without `?` in condition", "no `?` before it"))
                         }
                         Some(_) => self.reduce()?,
                     }
                 }
-                let cond = self
-                    .values
-                    .len()
-                    .checked_sub(2)
-                    .and_then(|i| self.values.get(i))
-                    .is_some_and(|v| v.is_true());
+                let cond =
+                    self.values.len().checked_sub(2).and_then(|i| self.values.get(i)).is_some_and(|v| v.is_true());
                 if let Some(op) = self.ops.last_mut() {
                     op.kind = OpKind::Colon;
                     op.skip_rhs = op.skip || cond;
@@ -436,10 +364,7 @@ impl Eval<'_> {
             OpKind::Un(u) => {
                 let a = self.pop_value();
                 match u {
-                    Un::Neg => Value {
-                        bits: a.bits.wrapping_neg(),
-                        ..a
-                    },
+                    Un::Neg => Value { bits: a.bits.wrapping_neg(), ..a },
                     Un::Plus => a,
                     Un::Not => Value::boolean(!a.is_true()),
                     Un::BitNot => Value { bits: !a.bits, ..a },
@@ -456,10 +381,7 @@ impl Eval<'_> {
                 let cond = self.pop_value();
                 let unsigned = then.unsigned || else_.unsigned;
                 let chosen = if cond.is_true() { then } else { else_ };
-                Value {
-                    bits: chosen.bits,
-                    unsigned,
-                }
+                Value { bits: chosen.bits, unsigned }
             }
             OpKind::Paren | OpKind::Question => return Ok(()),
         };
@@ -480,11 +402,7 @@ fn binary(b: Bin, l: Value, r: Value, op: Op) -> Result<Value, Diagnostic> {
                 if op.skip {
                     return Ok(arith(0));
                 }
-                let what = if b == Bin::Div {
-                    "division"
-                } else {
-                    "remainder"
-                };
+                let what = if b == Bin::Div { "division" } else { "remainder" };
                 return Err(bad(
                     op.span,
                     format!("{what} by zero in preprocessor condition"),
@@ -501,11 +419,7 @@ fn binary(b: Bin, l: Value, r: Value, op: Op) -> Result<Value, Diagnostic> {
         }
         Bin::Shl | Bin::Shr => shift(b == Bin::Shl, l, r),
         Bin::Lt | Bin::Gt | Bin::Le | Bin::Ge => {
-            let ord = if unsigned {
-                l.bits.cmp(&r.bits)
-            } else {
-                l.as_i64().cmp(&r.as_i64())
-            };
+            let ord = if unsigned { l.bits.cmp(&r.bits) } else { l.as_i64().cmp(&r.as_i64()) };
             Value::boolean(match b {
                 Bin::Lt => ord.is_lt(),
                 Bin::Gt => ord.is_gt(),
@@ -527,11 +441,7 @@ fn binary(b: Bin, l: Value, r: Value, op: Op) -> Result<Value, Diagnostic> {
 /// `l << r` / `l >> r`: the result has `l`'s type; a negative count shifts the other
 /// way; counts of 64 or more give 0 (or -1 for a negative signed value shifted right).
 fn shift(left: bool, l: Value, r: Value) -> Value {
-    let count = if !r.unsigned && r.as_i64() < 0 {
-        r.as_i64().unsigned_abs()
-    } else {
-        r.bits
-    };
+    let count = if !r.unsigned && r.as_i64() < 0 { r.as_i64().unsigned_abs() } else { r.bits };
     let left = left ^ (!r.unsigned && r.as_i64() < 0);
     let bits = if left {
         if count >= 64 {
@@ -548,10 +458,7 @@ fn shift(left: bool, l: Value, r: Value) -> Value {
     } else {
         (l.as_i64() >> count.min(63)) as u64
     };
-    Value {
-        bits,
-        unsigned: l.unsigned,
-    }
+    Value { bits, unsigned: l.unsigned }
 }
 
 /// An integer literal: decimal, octal or hex; `u` makes it unsigned, so does a value
@@ -562,9 +469,7 @@ fn int_literal(text: &str, span: Span) -> Result<Value, Diagnostic> {
         _ if text.starts_with('0') && text.len() > 1 => (&text[1..], 8),
         _ => (text, 10),
     };
-    let end = digits
-        .find(|c: char| !c.is_digit(radix))
-        .unwrap_or(digits.len());
+    let end = digits.find(|c: char| !c.is_digit(radix)).unwrap_or(digits.len());
     let (digits, suffix) = digits.split_at(end);
     let mut unsigned = false;
     for c in suffix.chars() {
@@ -580,31 +485,17 @@ fn int_literal(text: &str, span: Span) -> Result<Value, Diagnostic> {
             }
         }
     }
-    let digits = if digits.is_empty() && radix == 8 {
-        "0"
-    } else {
-        digits
-    };
+    let digits = if digits.is_empty() && radix == 8 { "0" } else { digits };
     let v = u64::from_str_radix(digits, radix).map_err(|_| {
-        bad(
-            span,
-            format!("integer constant `{text}` is too large or malformed"),
-            "does not fit in 64 bits",
-        )
+        bad(span, format!("integer constant `{text}` is too large or malformed"), "does not fit in 64 bits")
     })?;
-    Ok(Value {
-        bits: v,
-        unsigned: unsigned || v > i64::MAX as u64,
-    })
+    Ok(Value { bits: v, unsigned: unsigned || v > i64::MAX as u64 })
 }
 
 /// A character constant: its `char` value (signed, as on the usual targets); several
 /// characters combine base 256 into an int, as GCC does.
 fn char_literal(text: &str, span: Span) -> Result<Value, Diagnostic> {
-    let inner = text
-        .strip_prefix('\'')
-        .and_then(|s| s.strip_suffix('\''))
-        .unwrap_or("");
+    let inner = text.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')).unwrap_or("");
     let mut bytes: Vec<u8> = Vec::new();
     let mut it = inner.chars().peekable();
     while let Some(c) = it.next() {
@@ -648,16 +539,10 @@ fn char_literal(text: &str, span: Span) -> Result<Value, Diagnostic> {
         bytes.push(b);
     }
     match bytes.as_slice() {
-        [] => Err(bad(
-            span,
-            "empty character constant in preprocessor condition",
-            "no character",
-        )),
+        [] => Err(bad(span, "empty character constant in preprocessor condition", "no character")),
         [b] => Ok(Value::signed(i64::from(*b as i8))),
         many => {
-            let v = many
-                .iter()
-                .fold(0i32, |acc, &b| acc.wrapping_shl(8) | i32::from(b));
+            let v = many.iter().fold(0i32, |acc, &b| acc.wrapping_shl(8) | i32::from(b));
             Ok(Value::signed(i64::from(v)))
         }
     }
@@ -758,10 +643,7 @@ mod tests {
             "''",
         ] {
             let r = eval(bad);
-            assert!(
-                r.as_ref().is_err_and(|e| e.starts_with("E0115")),
-                "{bad:?}: {r:?}"
-            );
+            assert!(r.as_ref().is_err_and(|e| e.starts_with("E0115")), "{bad:?}: {r:?}");
         }
     }
 

@@ -44,13 +44,7 @@ impl Pp<'_> {
             return;
         };
         let mut dirs: Vec<PathBuf> = Vec::with_capacity(1 + self.options.include_dirs.len());
-        let here = self
-            .sources
-            .file(includer)
-            .path
-            .as_deref()
-            .and_then(Path::parent)
-            .map(Path::to_path_buf);
+        let here = self.sources.file(includer).path.as_deref().and_then(Path::parent).map(Path::to_path_buf);
         dirs.push(here.unwrap_or_default());
         dirs.extend(self.options.include_dirs.iter().cloned());
         let found = dirs
@@ -60,21 +54,12 @@ impl Pp<'_> {
         let Some(path) = found else {
             let searched: Vec<String> = dirs
                 .iter()
-                .map(|d| {
-                    if d.as_os_str().is_empty() {
-                        ".".to_owned()
-                    } else {
-                        d.display().to_string()
-                    }
-                })
+                .map(|d| if d.as_os_str().is_empty() { ".".to_owned() } else { d.display().to_string() })
                 .collect();
             self.diags.push(
-                Diagnostic::error(
-                    codes::E_INCLUDE_NOT_FOUND,
-                    format!("include file `{name}` not found"),
-                )
-                .with_primary(name_span, "no such file")
-                .with_note(format!("searched: {}", searched.join(", "))),
+                Diagnostic::error(codes::E_INCLUDE_NOT_FOUND, format!("include file `{name}` not found"))
+                    .with_primary(name_span, "no such file")
+                    .with_note(format!("searched: {}", searched.join(", "))),
             );
             return;
         };
@@ -85,28 +70,19 @@ impl Pp<'_> {
             return;
         }
         let lexed = self.lexed_file(id);
-        if lexed
-            .guard
-            .as_deref()
-            .is_some_and(|g| self.macros.contains_key(g))
-        {
+        if lexed.guard.as_deref().is_some_and(|g| self.macros.contains_key(g)) {
             return;
         }
         if let Some(at) = self.stack.iter().position(|f| f.file == id) {
-            let mut chain: Vec<&str> = self.stack[at..]
-                .iter()
-                .map(|f| self.sources.file(f.file).name.as_str())
-                .collect();
+            let mut chain: Vec<&str> =
+                self.stack[at..].iter().map(|f| self.sources.file(f.file).name.as_str()).collect();
             chain.push(self.sources.file(id).name.as_str());
             let note = format!("include cycle: {}", chain.join(" -> "));
             self.diags.push(
-                Diagnostic::error(
-                    codes::E_INCLUDE_CYCLE,
-                    format!("`{}` includes itself", self.sources.file(id).name),
-                )
-                .with_primary(name_span, "this file is already being included")
-                .with_note(note)
-                .with_note("add an include guard or `#pragma once`, or remove the inclusion"),
+                Diagnostic::error(codes::E_INCLUDE_CYCLE, format!("`{}` includes itself", self.sources.file(id).name))
+                    .with_primary(name_span, "this file is already being included")
+                    .with_note(note)
+                    .with_note("add an include guard or `#pragma once`, or remove the inclusion"),
             );
             return;
         }
@@ -114,10 +90,7 @@ impl Pp<'_> {
             self.diags.push(
                 Diagnostic::error(
                     codes::E_INCLUDE_DEPTH,
-                    format!(
-                        "`#include` nested deeper than {} files",
-                        self.options.max_include_depth
-                    ),
+                    format!("`#include` nested deeper than {} files", self.options.max_include_depth),
                 )
                 .with_primary(name_span, "too deep here"),
             );
@@ -137,25 +110,16 @@ impl Pp<'_> {
         };
         let Some((name, span, used)) = self.literal_header(toks) else {
             self.diags.push(
-                Diagnostic::error(
-                    codes::E_MALFORMED_DIRECTIVE,
-                    "`#include` expects \"file\" or <file>",
-                )
-                .with_primary(
-                    args.first().map_or(head, |t| t.span),
-                    "expected a file name",
-                ),
+                Diagnostic::error(codes::E_MALFORMED_DIRECTIVE, "`#include` expects \"file\" or <file>")
+                    .with_primary(args.first().map_or(head, |t| t.span), "expected a file name"),
             );
             return None;
         };
         self.extra_tokens(toks.get(used..).unwrap_or(&[]), "#include");
         if name.is_empty() {
             self.diags.push(
-                Diagnostic::error(
-                    codes::E_MALFORMED_DIRECTIVE,
-                    "empty file name in `#include`",
-                )
-                .with_primary(span, "expected a file name"),
+                Diagnostic::error(codes::E_MALFORMED_DIRECTIVE, "empty file name in `#include`")
+                    .with_primary(span, "expected a file name"),
             );
             return None;
         }
@@ -174,15 +138,10 @@ impl Pp<'_> {
             TokenKind::Lt => {
                 let close = toks.iter().position(|t| t.kind == TokenKind::Gt)?;
                 let last = toks.get(close)?;
-                let same_place = toks[..=close]
-                    .iter()
-                    .all(|t| t.span.file == first.span.file && t.span.expansion.is_none());
+                let same_place =
+                    toks[..=close].iter().all(|t| t.span.file == first.span.file && t.span.expansion.is_none());
                 let name = if same_place {
-                    let inner = Span {
-                        start: first.span.end,
-                        end: last.span.start,
-                        ..first.span
-                    };
+                    let inner = Span { start: first.span.end, end: last.span.start, ..first.span };
                     self.text(inner).to_owned()
                 } else {
                     let mut s = String::new();
@@ -194,11 +153,7 @@ impl Pp<'_> {
                     }
                     s
                 };
-                let span = if same_place {
-                    first.span.to(last.span)
-                } else {
-                    first.span
-                };
+                let span = if same_place { first.span.to(last.span) } else { first.span };
                 Some((name, span, close + 1))
             }
             _ => None,
@@ -213,11 +168,7 @@ impl Pp<'_> {
         match self.fs.read(path) {
             Ok(bytes) => {
                 let (text, bad) = source::decode(bytes);
-                let id = self.sources.add_file(
-                    path.display().to_string(),
-                    Some(path.to_path_buf()),
-                    text,
-                );
+                let id = self.sources.add_file(path.display().to_string(), Some(path.to_path_buf()), text);
                 if let Some(offset) = bad {
                     self.diags.push(crate::not_utf8(id, offset));
                 }
@@ -227,11 +178,8 @@ impl Pp<'_> {
             }
             Err(e) => {
                 self.diags.push(
-                    Diagnostic::error(
-                        codes::E_IO,
-                        format!("cannot read `{}`: {e}", path.display()),
-                    )
-                    .with_primary(at, "included here"),
+                    Diagnostic::error(codes::E_IO, format!("cannot read `{}`: {e}", path.display()))
+                        .with_primary(at, "included here"),
                 );
                 None
             }
@@ -247,10 +195,7 @@ pub(super) fn detect_guard(sources: &SourceMap, toks: &[Token]) -> Option<String
     if toks[start].kind != TokenKind::Hash {
         return None;
     }
-    let line_end = toks[start..]
-        .iter()
-        .position(|t| t.kind == TokenKind::Newline)
-        .map_or(toks.len(), |i| start + i);
+    let line_end = toks[start..].iter().position(|t| t.kind == TokenKind::Newline).map_or(toks.len(), |i| start + i);
     let line = &toks[start + 1..line_end];
     let text = |t: &Token| sources.text(t.span);
     let is = |t: &Token, kind: TokenKind, s: &str| t.kind == kind && text(t) == s;
@@ -282,28 +227,21 @@ pub(super) fn detect_guard(sources: &SourceMap, toks: &[Token]) -> Option<String
         let h = super::cond::next_directive(toks, i)?;
         i = h + 1;
         match super::cond::cond_word(sources, toks, h) {
-            Some(
-                super::cond::CondWord::If
-                | super::cond::CondWord::Ifdef
-                | super::cond::CondWord::Ifndef,
-            ) => depth += 1,
+            Some(super::cond::CondWord::If | super::cond::CondWord::Ifdef | super::cond::CondWord::Ifndef) => {
+                depth += 1
+            }
             Some(super::cond::CondWord::Endif) => {
                 depth -= 1;
                 if depth == 0 {
                     break;
                 }
             }
-            Some(super::cond::CondWord::Elif | super::cond::CondWord::Else) if depth == 1 => {
-                return None
-            }
+            Some(super::cond::CondWord::Elif | super::cond::CondWord::Else) if depth == 1 => return None,
             _ => {}
         }
     }
     // Nothing but the rest of the `#endif` line may follow.
-    let after = toks[i..]
-        .iter()
-        .position(|t| t.kind == TokenKind::Newline)
-        .map_or(toks.len(), |n| i + n);
+    let after = toks[i..].iter().position(|t| t.kind == TokenKind::Newline).map_or(toks.len(), |n| i + n);
     if toks[after..].iter().all(|t| t.kind == TokenKind::Newline) {
         Some(guard.to_owned())
     } else {

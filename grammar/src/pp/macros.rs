@@ -70,9 +70,7 @@ pub(super) struct NameFilter {
 
 impl Default for NameFilter {
     fn default() -> NameFilter {
-        NameFilter {
-            bits: Box::new([0; 256]),
-        }
+        NameFilter { bits: Box::new([0; 256]) }
     }
 }
 
@@ -111,11 +109,7 @@ pub(super) enum Item {
     /// A token copied as is (its span is in the `#define` line).
     Tok(Token),
     /// A parameter. `raw`: it is an operand of `##`, so the argument is used unexpanded.
-    Param {
-        index: usize,
-        leading_space: bool,
-        raw: bool,
-    },
+    Param { index: usize, leading_space: bool, raw: bool },
     /// `# param`: the argument spelled as a string literal.
     Stringize { index: usize, leading_space: bool },
     /// `##`, with its span.
@@ -170,9 +164,7 @@ impl Macro {
     /// Number of named parameters and whether `...` follows them.
     pub fn arity(&self) -> (usize, bool) {
         match &self.kind {
-            MacroKind::Function { params, variadic } => {
-                (params.len() - usize::from(*variadic), *variadic)
-            }
+            MacroKind::Function { params, variadic } => (params.len() - usize::from(*variadic), *variadic),
             _ => (0, false),
         }
     }
@@ -183,103 +175,52 @@ impl Macro {
         if self.kind != other.kind || self.body.len() != other.body.len() {
             return false;
         }
-        self.body
-            .iter()
-            .zip(&other.body)
-            .enumerate()
-            .all(|(i, (a, b))| match (a, b) {
-                (Item::Tok(x), Item::Tok(y)) => {
-                    x.kind == y.kind
-                        && (i == 0 || x.leading_space == y.leading_space)
-                        && sources.text(x.span) == sources.text(y.span)
-                }
-                (
-                    Item::Param {
-                        index: x,
-                        leading_space: sx,
-                        ..
-                    },
-                    Item::Param {
-                        index: y,
-                        leading_space: sy,
-                        ..
-                    },
-                ) => x == y && (i == 0 || sx == sy),
-                (
-                    Item::Stringize {
-                        index: x,
-                        leading_space: sx,
-                        ..
-                    },
-                    Item::Stringize {
-                        index: y,
-                        leading_space: sy,
-                        ..
-                    },
-                ) => x == y && (i == 0 || sx == sy),
-                (Item::Paste(_), Item::Paste(_)) => true,
-                _ => false,
-            })
+        self.body.iter().zip(&other.body).enumerate().all(|(i, (a, b))| match (a, b) {
+            (Item::Tok(x), Item::Tok(y)) => {
+                x.kind == y.kind
+                    && (i == 0 || x.leading_space == y.leading_space)
+                    && sources.text(x.span) == sources.text(y.span)
+            }
+            (Item::Param { index: x, leading_space: sx, .. }, Item::Param { index: y, leading_space: sy, .. }) => {
+                x == y && (i == 0 || sx == sy)
+            }
+            (
+                Item::Stringize { index: x, leading_space: sx, .. },
+                Item::Stringize { index: y, leading_space: sy, .. },
+            ) => x == y && (i == 0 || sx == sy),
+            (Item::Paste(_), Item::Paste(_)) => true,
+            _ => false,
+        })
     }
 }
 
 /// Parses the tokens of a `#define` line after the word `define`. `directive` spans
 /// the whole line, for errors that have no better place.
-pub(super) fn parse_define(
-    sources: &SourceMap,
-    line: &[Token],
-    directive: Span,
-) -> Result<Macro, Diagnostic> {
+pub(super) fn parse_define(sources: &SourceMap, line: &[Token], directive: Span) -> Result<Macro, Diagnostic> {
     let malformed = |span: Span, msg: &str, label: &str| {
-        Diagnostic::error(codes::E_MALFORMED_DIRECTIVE, msg.to_owned())
-            .with_primary(span, label.to_owned())
+        Diagnostic::error(codes::E_MALFORMED_DIRECTIVE, msg.to_owned()).with_primary(span, label.to_owned())
     };
     let Some(&name_tok) = line.first() else {
-        return Err(malformed(
-            directive,
-            "`#define` without a macro name",
-            "expected a macro name here",
-        ));
+        return Err(malformed(directive, "`#define` without a macro name", "expected a macro name here"));
     };
     if name_tok.kind != TokenKind::Ident {
-        return Err(malformed(
-            name_tok.span,
-            "macro name must be an identifier",
-            "not an identifier",
-        ));
+        return Err(malformed(name_tok.span, "macro name must be an identifier", "not an identifier"));
     }
     let name = sources.text(name_tok.span);
     if name == "defined" {
-        return Err(malformed(
-            name_tok.span,
-            "`defined` cannot be used as a macro name",
-            "reserved in `#if`",
-        ));
+        return Err(malformed(name_tok.span, "`defined` cannot be used as a macro name", "reserved in `#if`"));
     }
     let mut rest = &line[1..];
     let mut kind = MacroKind::Object;
-    if let Some(paren) = rest
-        .first()
-        .filter(|t| t.kind == TokenKind::LParen && !t.leading_space)
-    {
+    if let Some(paren) = rest.first().filter(|t| t.kind == TokenKind::LParen && !t.leading_space) {
         let (params, variadic, used) = parse_params(sources, rest, *paren)?;
         rest = &rest[used..];
         kind = MacroKind::Function { params, variadic };
     }
     let body = parse_body(sources, rest, &kind)?;
-    let mut needs_expanded = vec![
-        false;
-        if let MacroKind::Function { params, .. } = &kind {
-            params.len()
-        } else {
-            0
-        }
-    ];
+    let mut needs_expanded = vec![false; if let MacroKind::Function { params, .. } = &kind { params.len() } else { 0 }];
     for item in &body {
-        if let Item::Param {
-            index, raw: false, ..
-        } = item
-        {
+        if let Item::Param { index, raw: false, .. } = item {
             if let Some(n) = needs_expanded.get_mut(*index) {
                 *n = true;
             }
@@ -297,11 +238,7 @@ pub(super) fn parse_define(
 
 /// Parses `( a, b, ... )` starting at `line[0]`; returns the names (with
 /// `__VA_ARGS__` last for `...`), whether variadic, and tokens used.
-fn parse_params(
-    sources: &SourceMap,
-    line: &[Token],
-    paren: Token,
-) -> Result<(Vec<String>, bool, usize), Diagnostic> {
+fn parse_params(sources: &SourceMap, line: &[Token], paren: Token) -> Result<(Vec<String>, bool, usize), Diagnostic> {
     let err = |span: Span, msg: &str| {
         Diagnostic::error(codes::E_MALFORMED_DIRECTIVE, msg.to_owned())
             .with_primary(span, "in this parameter list")
@@ -320,10 +257,7 @@ fn parse_params(
             TokenKind::Ident => {
                 let p = sources.text(t.span);
                 if p == "__VA_ARGS__" {
-                    return Err(err(
-                        t.span,
-                        "`__VA_ARGS__` can only name the `...` parameter",
-                    ));
+                    return Err(err(t.span, "`__VA_ARGS__` can only name the `...` parameter"));
                 }
                 if params.iter().any(|q| q == p) {
                     return Err(err(t.span, &format!("duplicate macro parameter `{p}`")));
@@ -343,22 +277,13 @@ fn parse_params(
         match line.get(i + 1) {
             Some(c) if c.kind == TokenKind::Comma => i += 2,
             Some(r) if r.kind == TokenKind::RParen => return Ok((params, false, i + 2)),
-            Some(other) => {
-                return Err(err(
-                    other.span,
-                    "expected `,` or `)` after a parameter name",
-                ))
-            }
+            Some(other) => return Err(err(other.span, "expected `,` or `)` after a parameter name")),
             None => return Err(err(t.span, "missing `)` in macro parameter list")),
         }
     }
 }
 
-fn parse_body(
-    sources: &SourceMap,
-    toks: &[Token],
-    kind: &MacroKind,
-) -> Result<Vec<Item>, Diagnostic> {
+fn parse_body(sources: &SourceMap, toks: &[Token], kind: &MacroKind) -> Result<Vec<Item>, Diagnostic> {
     let params: &[String] = match kind {
         MacroKind::Function { params, .. } => params,
         _ => &[],
@@ -380,10 +305,7 @@ fn parse_body(
         } else if function_like && t.kind == TokenKind::Hash {
             match toks.get(i + 1).and_then(|n| param_index(n).map(|p| (p, n))) {
                 Some((index, _)) => {
-                    body.push(Item::Stringize {
-                        index,
-                        leading_space,
-                    });
+                    body.push(Item::Stringize { index, leading_space });
                     i += 1;
                 }
                 None => {
@@ -391,19 +313,12 @@ fn parse_body(
                         codes::E_STRINGIZE_NOT_PARAM,
                         "`#` in a function-like macro must be followed by a parameter name",
                     )
-                    .with_primary(
-                        toks.get(i + 1).map_or(t.span, |n| n.span),
-                        "not a parameter",
-                    )
+                    .with_primary(toks.get(i + 1).map_or(t.span, |n| n.span), "not a parameter")
                     .with_secondary(t.span, "stringizing operator"))
                 }
             }
         } else if let Some(index) = param_index(&t) {
-            body.push(Item::Param {
-                index,
-                leading_space,
-                raw: false,
-            });
+            body.push(Item::Param { index, leading_space, raw: false });
         } else {
             body.push(Item::Tok(Token { leading_space, ..t }));
         }

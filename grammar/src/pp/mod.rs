@@ -54,12 +54,7 @@ pub struct PpOptions {
 
 impl Default for PpOptions {
     fn default() -> PpOptions {
-        PpOptions {
-            include_dirs: Vec::new(),
-            defines: Vec::new(),
-            max_include_depth: 64,
-            expansion_budget: 4_000_000,
-        }
+        PpOptions { include_dirs: Vec::new(), defines: Vec::new(), max_include_depth: 64, expansion_budget: 4_000_000 }
     }
 }
 

@@ -49,11 +49,7 @@ impl Pp<'_> {
         }
         let (tokens, diagnostics) = lexer::lex(&self.sources.file(file).text, file);
         let guard = include::detect_guard(self.sources, &tokens);
-        let l = Rc::new(LexedFile {
-            tokens,
-            diagnostics,
-            guard,
-        });
+        let l = Rc::new(LexedFile { tokens, diagnostics, guard });
         self.lexed.insert(file, Rc::clone(&l));
         l
     }
@@ -65,15 +61,9 @@ impl Pp<'_> {
         while self.conds.len() > f.cond_base {
             let Some(c) = self.conds.pop() else { break };
             self.diags.push(
-                Diagnostic::error(
-                    codes::E_UNTERMINATED_CONDITIONAL,
-                    "unterminated conditional directive",
-                )
-                .with_primary(c.open, "this conditional has no matching `#endif`")
-                .with_note(format!(
-                    "the file `{}` ends first",
-                    self.sources.file(f.file).name
-                )),
+                Diagnostic::error(codes::E_UNTERMINATED_CONDITIONAL, "unterminated conditional directive")
+                    .with_primary(c.open, "this conditional has no matching `#endif`")
+                    .with_note(format!("the file `{}` ends first", self.sources.file(f.file).name)),
             );
         }
         for d in &f.lexed.diagnostics {
@@ -129,10 +119,7 @@ impl Pp<'_> {
                 {
                     break
                 }
-                _ => out.push(Token {
-                    leading_space: t.leading_space || t.line_start,
-                    ..t
-                }),
+                _ => out.push(Token { leading_space: t.leading_space || t.line_start, ..t }),
             }
             i += 1;
         }

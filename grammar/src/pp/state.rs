@@ -28,10 +28,7 @@ pub(super) struct PTok {
 
 impl PTok {
     pub fn new(tok: Token) -> PTok {
-        PTok {
-            tok,
-            painted: false,
-        }
+        PTok { tok, painted: false }
     }
 }
 
@@ -101,11 +98,7 @@ pub(super) struct Pp<'a> {
 }
 
 impl<'a> Pp<'a> {
-    pub fn new(
-        sources: &'a mut SourceMap,
-        options: &'a PpOptions,
-        fs: &'a dyn FileSystem,
-    ) -> Pp<'a> {
+    pub fn new(sources: &'a mut SourceMap, options: &'a PpOptions, fs: &'a dyn FileSystem) -> Pp<'a> {
         let mut pp = Pp {
             sources,
             options,
@@ -137,14 +130,7 @@ impl<'a> Pp<'a> {
     }
 
     pub fn finish(self) -> (Preprocessed, Vec<Diagnostic>) {
-        (
-            Preprocessed {
-                tokens: self.out,
-                pragmas: self.pragmas,
-                files: self.files,
-            },
-            self.diags,
-        )
+        (Preprocessed { tokens: self.out, pragmas: self.pragmas, files: self.files }, self.diags)
     }
 
     pub fn text(&self, span: Span) -> &str {

@@ -31,10 +31,7 @@ pub(super) fn substitute(
 ) -> Vec<PTok> {
     let raw = |i: usize| args.get(i).and_then(|r| toks.get(r.clone())).unwrap_or(&[]);
     let va_index = match &mac.kind {
-        MacroKind::Function {
-            params,
-            variadic: true,
-        } => Some(params.len() - 1),
+        MacroKind::Function { params, variadic: true } => Some(params.len() - 1),
         _ => None,
     };
     let mut out: Vec<PTok> = Vec::with_capacity(mac.body.len());
@@ -44,27 +41,13 @@ pub(super) fn substitute(
     for item in &mac.body {
         let (operand, leading_space): (Vec<PTok>, bool) = match *item {
             Item::Paste(span) => {
-                paste_at = Some(Span {
-                    expansion: Some(exp),
-                    ..span
-                });
+                paste_at = Some(Span { expansion: Some(exp), ..span });
                 continue;
             }
-            Item::Tok(t) => (
-                vec![PTok::new(Token {
-                    span: Span {
-                        expansion: Some(exp),
-                        ..t.span
-                    },
-                    ..t
-                })],
-                t.leading_space,
-            ),
-            Item::Param {
-                index,
-                leading_space,
-                raw: true,
-            } => {
+            Item::Tok(t) => {
+                (vec![PTok::new(Token { span: Span { expansion: Some(exp), ..t.span }, ..t })], t.leading_space)
+            }
+            Item::Param { index, leading_space, raw: true } => {
                 let arg = raw(index);
                 if paste_at.is_some() && Some(index) == va_index {
                     // GNU: `, ## __VA_ARGS__` drops the comma when there are no
@@ -79,32 +62,17 @@ pub(super) fn substitute(
                 }
                 (arg.to_vec(), leading_space)
             }
-            Item::Param {
-                index,
-                leading_space,
-                raw: false,
-            } => {
+            Item::Param { index, leading_space, raw: false } => {
                 let toks = match expanded.get(index) {
                     Some(Some(e)) => e.clone(),
                     _ => raw(index).to_vec(),
                 };
                 (toks, leading_space)
             }
-            Item::Stringize {
-                index,
-                leading_space,
-            } => {
+            Item::Stringize { index, leading_space } => {
                 let text = format!("\"{}\"", spell(pp, raw(index)));
-                let span = Span {
-                    expansion: Some(exp),
-                    ..pp.sources.add_scratch(&text)
-                };
-                let tok = Token {
-                    kind: TokenKind::StringLit,
-                    span,
-                    leading_space,
-                    line_start: false,
-                };
+                let span = Span { expansion: Some(exp), ..pp.sources.add_scratch(&text) };
+                let tok = Token { kind: TokenKind::StringLit, span, leading_space, line_start: false };
                 (vec![PTok::new(tok)], leading_space)
             }
         };
@@ -175,23 +143,13 @@ fn paste(pp: &mut Pp<'_>, l: PTok, r: PTok, at: Span, out: &mut Vec<PTok>) {
     let text = format!("{lt}{rt}");
     let (toks, errs) = lexer::lex(&text, FileId(u32::MAX));
     let single = match toks.as_slice() {
-        [t] if errs.is_empty() && t.span.start == 0 && t.span.end as usize == text.len() => {
-            Some(t.kind)
-        }
+        [t] if errs.is_empty() && t.span.start == 0 && t.span.end as usize == text.len() => Some(t.kind),
         _ => None,
     };
     match single {
         Some(kind) => {
-            let span = Span {
-                expansion: at.expansion,
-                ..pp.sources.add_scratch(&text)
-            };
-            let tok = Token {
-                kind,
-                span,
-                leading_space: l.tok.leading_space,
-                line_start: false,
-            };
+            let span = Span { expansion: at.expansion, ..pp.sources.add_scratch(&text) };
+            let tok = Token { kind, span, leading_space: l.tok.leading_space, line_start: false };
             out.push(PTok::new(tok));
         }
         None => {

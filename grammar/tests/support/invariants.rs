@@ -15,10 +15,7 @@ use grammar::{Diagnostic, SourceMap, Span};
 fn check_span(sources: &SourceMap, span: Span, what: &str, d: &Diagnostic) -> Result<(), String> {
     let files = sources.files().count();
     if span.file.0 as usize >= files {
-        return Err(format!(
-            "{what} of {} names file {} but the map holds {files}",
-            d.code, span.file.0
-        ));
+        return Err(format!("{what} of {} names file {} but the map holds {files}", d.code, span.file.0));
     }
     let text = &sources.file(span.file).text;
     let (start, end) = (span.start as usize, span.end as usize);
@@ -26,17 +23,10 @@ fn check_span(sources: &SourceMap, span: Span, what: &str, d: &Diagnostic) -> Re
         return Err(format!("{what} of {} is inverted: {start}..{end}", d.code));
     }
     if end > text.len() {
-        return Err(format!(
-            "{what} of {} ends at {end}, past the file's {} bytes",
-            d.code,
-            text.len()
-        ));
+        return Err(format!("{what} of {} ends at {end}, past the file's {} bytes", d.code, text.len()));
     }
     if !text.is_char_boundary(start) || !text.is_char_boundary(end) {
-        return Err(format!(
-            "{what} of {} ({start}..{end}) splits a UTF-8 character",
-            d.code
-        ));
+        return Err(format!("{what} of {} ({start}..{end}) splits a UTF-8 character", d.code));
     }
     Ok(())
 }
@@ -49,25 +39,10 @@ pub fn check(sources: &SourceMap, diagnostics: &[Diagnostic]) -> Result<(), Stri
         }
         for label in &d.labels {
             check_span(sources, label.span, "label", d)?;
-            check_span(
-                sources,
-                sources.user_span(label.span),
-                "user span of a label",
-                d,
-            )?;
+            check_span(sources, sources.user_span(label.span), "user span of a label", d)?;
             for e in sources.expansion_chain(label.span) {
-                check_span(
-                    sources,
-                    e.definition,
-                    "macro definition in the expansion chain",
-                    d,
-                )?;
-                check_span(
-                    sources,
-                    e.call_site,
-                    "macro call site in the expansion chain",
-                    d,
-                )?;
+                check_span(sources, e.definition, "macro definition in the expansion chain", d)?;
+                check_span(sources, e.call_site, "macro call site in the expansion chain", d)?;
             }
         }
         let _ = d.location(sources);

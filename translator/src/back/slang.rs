@@ -11,8 +11,8 @@
 
 use crate::codes;
 use crate::ir::{
-    BinaryOp, Builtin, Expr, ExprKind, Exprs, Function, Handle, IncDec, Literal, Module, ParamDir, Scalar, Stage,
-    Stmt, Type, UnaryOp, Var,
+    BinaryOp, Builtin, Expr, ExprKind, Exprs, Function, Handle, IncDec, Literal, Module, ParamDir, Scalar, Stage, Stmt,
+    Type, UnaryOp, Var,
 };
 use crate::port::connectors::{Connectors, Place, SlotKind};
 use crate::port::matrix::{glsl_operands, MulForm};
@@ -232,7 +232,13 @@ impl<'a> StageWriter<'a> {
 
     fn texture(&mut self, t: &Texture) -> String {
         if self.vertex() {
-            self.unsupported(None, format!("texture `{}` read in the vertex stage: slang binds samplers in the fragment stage only", t.sampler_name()));
+            self.unsupported(
+                None,
+                format!(
+                    "texture `{}` read in the vertex stage: slang binds samplers in the fragment stage only",
+                    t.sampler_name()
+                ),
+            );
         }
         self.textures.insert(t.clone());
         t.sampler_name()
@@ -246,9 +252,19 @@ impl<'a> StageWriter<'a> {
         self.name_globals_and_functions(&order);
         // Varying names are taken before any local is named, so locals never shadow them.
         let places: Vec<Place> = if self.vertex() {
-            self.conn.vertex_outputs.iter().filter(|s| matches!(s.kind, SlotKind::Varying(_))).map(|s| s.place).collect()
+            self.conn
+                .vertex_outputs
+                .iter()
+                .filter(|s| matches!(s.kind, SlotKind::Varying(_)))
+                .map(|s| s.place)
+                .collect()
         } else {
-            self.conn.fragment_inputs.iter().filter(|s| matches!(s.kind, SlotKind::Varying(_))).map(|s| s.place).collect()
+            self.conn
+                .fragment_inputs
+                .iter()
+                .filter(|s| matches!(s.kind, SlotKind::Varying(_)))
+                .map(|s| s.place)
+                .collect()
         };
         for p in places {
             self.varying_name(self.vertex(), p);
@@ -336,7 +352,8 @@ impl<'a> StageWriter<'a> {
                 None => func.name.clone(),
             };
             // GLSL overloads on its own (coarser) types: rename only on a clash.
-            let sig: Vec<String> = func.params.iter().map(|p| glsl_type(p.ty).unwrap_or_else(|| self.m.type_name(p.ty))).collect();
+            let sig: Vec<String> =
+                func.params.iter().map(|p| glsl_type(p.ty).unwrap_or_else(|| self.m.type_name(p.ty))).collect();
             let taken_before = self.fn_names.values().any(|n| *n == wanted);
             let key = format!("{wanted}({})", sig.join(","));
             let name = if taken_before && !signatures.contains(&key) && !crate::port::names::is_reserved(&wanted) {
@@ -383,7 +400,10 @@ impl<'a> StageWriter<'a> {
                 if let SlotKind::Varying(loc) = s.kind {
                     if seen.insert(loc) {
                         let name = self.varying_name(true, s.place);
-                        lines.push(format!("layout(location = {loc}) out {} {name};", glsl_type(s.ty).unwrap_or_default()));
+                        lines.push(format!(
+                            "layout(location = {loc}) out {} {name};",
+                            glsl_type(s.ty).unwrap_or_default()
+                        ));
                     }
                 }
             }
@@ -393,7 +413,10 @@ impl<'a> StageWriter<'a> {
                 if let SlotKind::Varying(loc) = s.kind {
                     if seen.insert(loc) {
                         let name = self.varying_name(false, s.place);
-                        lines.push(format!("layout(location = {loc}) in {} {name};", glsl_type(s.ty).unwrap_or_default()));
+                        lines.push(format!(
+                            "layout(location = {loc}) in {} {name};",
+                            glsl_type(s.ty).unwrap_or_default()
+                        ));
                     }
                 }
             }
@@ -451,7 +474,9 @@ impl<'a> StageWriter<'a> {
             }
         }
         for (h, g) in self.m.globals.iter() {
-            if self.global_names.contains_key(&h) && matches!(self.b.globals.get(&(h.index() as u32)), Some(Binding::Private | Binding::Unbound)) {
+            if self.global_names.contains_key(&h)
+                && matches!(self.b.globals.get(&(h.index() as u32)), Some(Binding::Private | Binding::Unbound))
+            {
                 note(g.ty, &mut used);
             }
         }
@@ -478,7 +503,10 @@ impl<'a> StageWriter<'a> {
             let mut field_namer = Namer::new();
             for f in &def.fields {
                 if f.ty.is_sampler() {
-                    self.unsupported(Some(f.span), format!("struct `{}` holds a sampler, which GLSL structs cannot", self.struct_names[&s]));
+                    self.unsupported(
+                        Some(f.span),
+                        format!("struct `{}` holds a sampler, which GLSL structs cannot", self.struct_names[&s]),
+                    );
                     continue;
                 }
                 let (ty, dims) = self.decl_type(f.ty);
@@ -554,7 +582,8 @@ impl<'a> StageWriter<'a> {
                         Some(i) => self.expr(&self.m.global_exprs, i).0,
                         None => self.zero(global.ty),
                     };
-                    let constant = !written.contains(&g) && global.init.is_none_or(|i| is_constant_init(self.m, &self.m.global_exprs, i));
+                    let constant = !written.contains(&g)
+                        && global.init.is_none_or(|i| is_constant_init(self.m, &self.m.global_exprs, i));
                     if constant {
                         lines.push((format!("const {ty} {name}{dims} = {init};"), global.span));
                     } else {
@@ -653,7 +682,15 @@ impl<'a> StageWriter<'a> {
         self.param_names = func
             .params
             .iter()
-            .map(|p| local_namer.name(if p.name.is_empty() { "arg" } else if p.name == "this" { "self" } else { &p.name }))
+            .map(|p| {
+                local_namer.name(if p.name.is_empty() {
+                    "arg"
+                } else if p.name == "this" {
+                    "self"
+                } else {
+                    &p.name
+                })
+            })
             .collect();
         for (h, l) in func.locals.iter() {
             self.local_names.insert(h, local_namer.name(&l.name));
@@ -714,7 +751,10 @@ impl<'a> StageWriter<'a> {
         self.line(0, "{");
         // Uniform parameters RetroArch never set keep their default (or zero).
         for (i, p) in func.params.iter().enumerate() {
-            if !matches!(self.b.params.get(i), Some(Binding::Unbound)) || p.ty.is_sampler() || matches!(p.ty, Type::Struct(_)) {
+            if !matches!(self.b.params.get(i), Some(Binding::Unbound))
+                || p.ty.is_sampler()
+                || matches!(p.ty, Type::Struct(_))
+            {
                 continue;
             }
             let (t, dims) = self.decl_type(p.ty);
@@ -767,7 +807,9 @@ impl<'a> StageWriter<'a> {
         let p = &self.m.functions[self.cur.unwrap_or(Handle::new(0))].params[i as usize];
         match self.conn.slot(self.vertex(), Place::Param(i)).map(|s| &s.kind) {
             Some(SlotKind::Varying(_)) => true,
-            Some(SlotKind::ClipPosition) | Some(SlotKind::FragColor) => p.ty == Type::vec(Scalar::Float, 4) || p.ty == Type::vec(Scalar::Half, 4),
+            Some(SlotKind::ClipPosition) | Some(SlotKind::FragColor) => {
+                p.ty == Type::vec(Scalar::Float, 4) || p.ty == Type::vec(Scalar::Half, 4)
+            }
             _ => false,
         }
     }
@@ -820,7 +862,12 @@ impl<'a> StageWriter<'a> {
                     let n = self.m.struct_def(s).fields.len() as u32;
                     for f in 0..n {
                         let fname = self.field_name(s, f);
-                        self.write_output(Place::ReturnField(f), &format!("{base}.{fname}"), self.m.struct_def(s).fields[f as usize].ty, level);
+                        self.write_output(
+                            Place::ReturnField(f),
+                            &format!("{base}.{fname}"),
+                            self.m.struct_def(s).fields[f as usize].ty,
+                            level,
+                        );
                     }
                 }
                 _ => {
@@ -997,7 +1044,12 @@ impl<'a> StageWriter<'a> {
                     _ => {
                         self.line(level, "{");
                         self.block(exprs, init, level + 1);
-                        let inner = Stmt::For { init: crate::ir::Block::default(), cond: *cond, step: *step, body: body.clone() };
+                        let inner = Stmt::For {
+                            init: crate::ir::Block::default(),
+                            cond: *cond,
+                            step: *step,
+                            body: body.clone(),
+                        };
                         self.stmt(exprs, &inner, level + 1);
                         self.line(level, "}");
                         return;
@@ -1065,7 +1117,10 @@ impl<'a> StageWriter<'a> {
         let e = &exprs[h];
         if e.ty.is_numeric_shape() && glsl_type(e.ty).is_none() {
             let t = self.m.type_name(e.ty);
-            self.unsupported(Some(exprs.span(h)), format!("{t} has no GLSL equivalent (GLSL matrices are float, at least 2x2)"));
+            self.unsupported(
+                Some(exprs.span(h)),
+                format!("{t} has no GLSL equivalent (GLSL matrices are float, at least 2x2)"),
+            );
         }
         match &e.kind {
             ExprKind::Literal(l) => literal(*l, e.ty),
@@ -1095,7 +1150,8 @@ impl<'a> StageWriter<'a> {
                     let prev_ok = !prev.is_empty() && prev.len() <= 4 && prev.chars().all(|c| "xyzw".contains(c));
                     if prev_ok && b.1 == PRIMARY && stdlib::is_simple(head) {
                         let prev: Vec<char> = prev.chars().collect();
-                        let composed: Option<String> = components.iter().map(|&c| prev.get(c as usize).copied()).collect();
+                        let composed: Option<String> =
+                            components.iter().map(|&c| prev.get(c as usize).copied()).collect();
                         if let Some(c) = composed {
                             return (format!("{head}.{c}"), PRIMARY);
                         }
@@ -1195,7 +1251,10 @@ impl<'a> StageWriter<'a> {
                     Type::Struct(s) => self.struct_names.get(&s.0).cloned().unwrap_or_default(),
                     _ => {
                         if args.iter().any(|&a| exprs[a].ty.is_matrix()) {
-                            self.unsupported(Some(exprs.span(h)), "a matrix built from matrices has no direct GLSL form");
+                            self.unsupported(
+                                Some(exprs.span(h)),
+                                "a matrix built from matrices has no direct GLSL form",
+                            );
                         }
                         glsl_type(e.ty).unwrap_or_default()
                     }
@@ -1209,13 +1268,17 @@ impl<'a> StageWriter<'a> {
                     let _ = params.get(i);
                     parts.push(self.expr(exprs, a).0);
                 }
-                let name = self.fn_names.get(function).cloned().unwrap_or_else(|| self.m.functions[*function].name.clone());
+                let name =
+                    self.fn_names.get(function).cloned().unwrap_or_else(|| self.m.functions[*function].name.clone());
                 (format!("{name}({})", parts.join(", ")), PRIMARY)
             }
             ExprKind::Builtin { builtin, args } => self.builtin(exprs, *builtin, args, e.ty, exprs.span(h)),
             ExprKind::Assign { op, target, value } => {
                 if matches!(&exprs[*target].kind, ExprKind::MatrixElements { elements, .. } if elements.len() > 1) {
-                    self.unsupported(Some(exprs.span(h)), "a multi-element matrix write mask inside an expression (write it as its own statement)");
+                    self.unsupported(
+                        Some(exprs.span(h)),
+                        "a multi-element matrix write mask inside an expression (write it as its own statement)",
+                    );
                 }
                 let t = self.expr(exprs, *target);
                 let v = self.expr(exprs, *value);
@@ -1237,10 +1300,13 @@ impl<'a> StageWriter<'a> {
                 }
             }
             ExprKind::Sequence { exprs: list } => {
-                let parts: Vec<String> = list.iter().map(|&x| {
-                    let p = self.expr(exprs, x);
-                    paren_p(&p, 1)
-                }).collect();
+                let parts: Vec<String> = list
+                    .iter()
+                    .map(|&x| {
+                        let p = self.expr(exprs, x);
+                        paren_p(&p, 1)
+                    })
+                    .collect();
                 (parts.join(", "), 0)
             }
         }
@@ -1251,7 +1317,9 @@ impl<'a> StageWriter<'a> {
             return (alias.clone(), PRIMARY);
         }
         match v {
-            Var::Local(l) => (self.local_names.get(&l).cloned().unwrap_or_else(|| format!("local{}", l.index())), PRIMARY),
+            Var::Local(l) => {
+                (self.local_names.get(&l).cloned().unwrap_or_else(|| format!("local{}", l.index())), PRIMARY)
+            }
             Var::Param(i) => {
                 if self.in_entry {
                     match self.b.params.get(i as usize).cloned() {
@@ -1283,7 +1351,10 @@ impl<'a> StageWriter<'a> {
                 Some(Binding::Mvp) => (format!("transpose({})", self.uniform(Uniform::Mvp)), PRIMARY),
                 Some(Binding::Sampler(t)) => (self.texture(&t), PRIMARY),
                 Some(Binding::TextureStruct(_)) => {
-                    self.unsupported(None, "a RetroArch texture struct used as a whole value; only its members can be read in slang");
+                    self.unsupported(
+                        None,
+                        "a RetroArch texture struct used as a whole value; only its members can be read in slang",
+                    );
                     ("0.0".into(), PRIMARY)
                 }
                 _ if ty.is_sampler() => {
@@ -1326,7 +1397,9 @@ impl<'a> StageWriter<'a> {
             }
             if entry_or_global && matches!(self.b.of(v), Some(Binding::Unbound)) {
                 let name = match v {
-                    Var::Param(i) => self.m.functions[self.cur.unwrap_or(Handle::new(0))].params[i as usize].name.clone(),
+                    Var::Param(i) => {
+                        self.m.functions[self.cur.unwrap_or(Handle::new(0))].params[i as usize].name.clone()
+                    }
                     Var::Global(g) => self.m.globals[g].name.clone(),
                     Var::Local(_) => String::new(),
                 };
@@ -1378,15 +1451,24 @@ impl<'a> StageWriter<'a> {
             "texture" => (self.texture(&tex), PRIMARY),
             "tex_coord" | "lut_tex_coord" => {
                 if !self.vertex() {
-                    self.unsupported(None, format!("`.{field}` is a vertex attribute; it cannot be read in the fragment stage"));
+                    self.unsupported(
+                        None,
+                        format!("`.{field}` is a vertex attribute; it cannot be read in the fragment stage"),
+                    );
                 }
                 (reshape("TexCoord", 2, ty), PRIMARY)
             }
             other => {
-                self.unsupported(None, format!("`{}.{other}`: the RetroArch runtime bound no such member", match ts {
-                    CgTextureStruct::Input => "IN".to_owned(),
-                    CgTextureStruct::Texture(t) => t.sampler_name(),
-                }));
+                self.unsupported(
+                    None,
+                    format!(
+                        "`{}.{other}`: the RetroArch runtime bound no such member",
+                        match ts {
+                            CgTextureStruct::Input => "IN".to_owned(),
+                            CgTextureStruct::Texture(t) => t.sampler_name(),
+                        }
+                    ),
+                );
                 (self.zero(ty), PRIMARY)
             }
         }
@@ -1398,7 +1480,9 @@ impl<'a> StageWriter<'a> {
         let unsplat = |h: Handle<Expr>, other: Handle<Expr>| -> Handle<Expr> {
             match exprs[h].kind {
                 ExprKind::Splat { value }
-                    if arithmetic && exprs[h].ty.is_vector() && !matches!(exprs[other].kind, ExprKind::Splat { .. }) =>
+                    if arithmetic
+                        && exprs[h].ty.is_vector()
+                        && !matches!(exprs[other].kind, ExprKind::Splat { .. }) =>
                 {
                     value
                 }
@@ -1425,14 +1509,24 @@ impl<'a> StageWriter<'a> {
             let t = glsl_type(ty).unwrap_or_else(|| "bool".into());
             let name = if op == BinaryOp::And { "cg_and" } else { "cg_or" };
             let body = if t == "bool" {
-                format!("// Cg evaluates both sides of {}.\nbool {name}(bool a, bool b)\n{{\n    return a {} b;\n}}\n", op.symbol(), op.symbol())
+                format!(
+                    "// Cg evaluates both sides of {}.\nbool {name}(bool a, bool b)\n{{\n    return a {} b;\n}}\n",
+                    op.symbol(),
+                    op.symbol()
+                )
             } else {
                 let n: usize = t.trim_start_matches("bvec").parse().unwrap_or(4);
-                let comps: Vec<String> = (0..n).map(|i| {
-                    let c = ['x', 'y', 'z', 'w'][i];
-                    format!("a.{c} {} b.{c}", op.symbol())
-                }).collect();
-                format!("// Cg applies {} per component.\n{t} {name}({t} a, {t} b)\n{{\n    return {t}({});\n}}\n", op.symbol(), comps.join(", "))
+                let comps: Vec<String> = (0..n)
+                    .map(|i| {
+                        let c = ['x', 'y', 'z', 'w'][i];
+                        format!("a.{c} {} b.{c}", op.symbol())
+                    })
+                    .collect();
+                format!(
+                    "// Cg applies {} per component.\n{t} {name}({t} a, {t} b)\n{{\n    return {t}({});\n}}\n",
+                    op.symbol(),
+                    comps.join(", ")
+                )
             };
             self.helpers.insert(format!("{name}/{t}"), body);
             return (format!("{name}({}, {})", l.0, r.0), PRIMARY);
@@ -1579,7 +1673,10 @@ fn root_var(exprs: &Exprs, h: Handle<Expr>) -> Option<Var> {
     loop {
         match &exprs[h].kind {
             ExprKind::Var(v) => return Some(*v),
-            ExprKind::Member { base, .. } | ExprKind::Index { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => h = *base,
+            ExprKind::Member { base, .. }
+            | ExprKind::Index { base, .. }
+            | ExprKind::Swizzle { base, .. }
+            | ExprKind::MatrixElements { base, .. } => h = *base,
             _ => return None,
         }
     }
@@ -1599,7 +1696,9 @@ fn written_params(m: &Module, exprs: &Exprs) -> HashSet<u32> {
                 .map(|(_, a)| *a)
                 .collect(),
             ExprKind::Builtin { builtin: Builtin::Sincos, args } => args.iter().skip(1).copied().collect(),
-            ExprKind::Builtin { builtin: Builtin::Modf | Builtin::Frexp, args } => args.iter().skip(1).copied().collect(),
+            ExprKind::Builtin { builtin: Builtin::Modf | Builtin::Frexp, args } => {
+                args.iter().skip(1).copied().collect()
+            }
             _ => vec![],
         };
         for t in targets {
@@ -1633,12 +1732,17 @@ fn has_side_effects(exprs: &Exprs, h: Handle<Expr>) -> bool {
                 }
                 work.extend(args.iter().copied());
             }
-            ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => work.push(*base),
+            ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => {
+                work.push(*base)
+            }
             ExprKind::Index { base, index } => work.extend([*base, *index]),
             ExprKind::Unary { operand, .. } => work.push(*operand),
             ExprKind::Binary { lhs, rhs, .. } => work.extend([*lhs, *rhs]),
             ExprKind::Select { cond, accept, reject } => work.extend([*cond, *accept, *reject]),
-            ExprKind::Convert { value } | ExprKind::Splat { value } | ExprKind::Truncate { value } | ExprKind::Reshape { value } => work.push(*value),
+            ExprKind::Convert { value }
+            | ExprKind::Splat { value }
+            | ExprKind::Truncate { value }
+            | ExprKind::Reshape { value } => work.push(*value),
             ExprKind::Construct { args } => work.extend(args.iter().copied()),
             ExprKind::Sequence { exprs: l } => work.extend(l.iter().copied()),
             ExprKind::Literal(_) | ExprKind::Var(_) => {}
@@ -1658,14 +1762,21 @@ fn is_constant_init(m: &Module, exprs: &Exprs, h: Handle<Expr>) -> bool {
                     return false;
                 }
             }
-            ExprKind::Var(_) | ExprKind::Call { .. } | ExprKind::Assign { .. } | ExprKind::IncDec { .. } => return false,
+            ExprKind::Var(_) | ExprKind::Call { .. } | ExprKind::Assign { .. } | ExprKind::IncDec { .. } => {
+                return false
+            }
             ExprKind::Builtin { args, .. } | ExprKind::Construct { args } => work.extend(args.iter().copied()),
-            ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => work.push(*base),
+            ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => {
+                work.push(*base)
+            }
             ExprKind::Index { base, index } => work.extend([*base, *index]),
             ExprKind::Unary { operand, .. } => work.push(*operand),
             ExprKind::Binary { lhs, rhs, .. } => work.extend([*lhs, *rhs]),
             ExprKind::Select { cond, accept, reject } => work.extend([*cond, *accept, *reject]),
-            ExprKind::Convert { value } | ExprKind::Splat { value } | ExprKind::Truncate { value } | ExprKind::Reshape { value } => work.push(*value),
+            ExprKind::Convert { value }
+            | ExprKind::Splat { value }
+            | ExprKind::Truncate { value }
+            | ExprKind::Reshape { value } => work.push(*value),
             ExprKind::Sequence { exprs: l } => work.extend(l.iter().copied()),
             ExprKind::Literal(_) => {}
         }
@@ -1677,12 +1788,17 @@ fn is_constant_init(m: &Module, exprs: &Exprs, h: Handle<Expr>) -> bool {
 fn children(k: &ExprKind) -> Vec<Handle<Expr>> {
     match k {
         ExprKind::Literal(_) | ExprKind::Var(_) => vec![],
-        ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => vec![*base],
+        ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => {
+            vec![*base]
+        }
         ExprKind::Index { base, index } => vec![*base, *index],
         ExprKind::Unary { operand, .. } => vec![*operand],
         ExprKind::Binary { lhs, rhs, .. } => vec![*lhs, *rhs],
         ExprKind::Select { cond, accept, reject } => vec![*cond, *accept, *reject],
-        ExprKind::Convert { value } | ExprKind::Splat { value } | ExprKind::Truncate { value } | ExprKind::Reshape { value } => vec![*value],
+        ExprKind::Convert { value }
+        | ExprKind::Splat { value }
+        | ExprKind::Truncate { value }
+        | ExprKind::Reshape { value } => vec![*value],
         ExprKind::Construct { args } | ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.clone(),
         ExprKind::Assign { target, value, .. } => vec![*target, *value],
         ExprKind::IncDec { target, .. } => vec![*target],

@@ -509,20 +509,13 @@ mod tests {
     fn names_are_cg_identifiers() {
         for b in Builtin::ALL {
             let n = b.name();
-            assert!(
-                !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
-                "{b:?}"
-            );
+            assert!(!n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "{b:?}");
         }
         // Only `mul` and the texture families share a name between variants.
         let mut seen = HashSet::new();
         for b in Builtin::ALL {
             if !seen.insert(b.name()) {
-                assert!(
-                    b.name() == "mul" || b.name().starts_with("tex"),
-                    "{b:?} repeats {}",
-                    b.name()
-                );
+                assert!(b.name() == "mul" || b.name().starts_with("tex"), "{b:?} repeats {}", b.name());
             }
         }
         assert_eq!(Builtin::Tex2DProjShadow.name(), "tex2Dproj");

@@ -180,44 +180,92 @@ pub enum ExprKind {
     Literal(Literal),
     Var(Var),
     /// Struct field by index.
-    Member { base: Handle<Expr>, field: u32 },
+    Member {
+        base: Handle<Expr>,
+        field: u32,
+    },
     /// Vector component, matrix row, or array element.
-    Index { base: Handle<Expr>, index: Handle<Expr> },
+    Index {
+        base: Handle<Expr>,
+        index: Handle<Expr>,
+    },
     /// `v.xzy`; the base is a vector or a scalar (a scalar acts as a 1-vector).
     /// One component gives a scalar.
-    Swizzle { base: Handle<Expr>, components: Vec<u8> },
+    Swizzle {
+        base: Handle<Expr>,
+        components: Vec<u8>,
+    },
     /// `m._m01_m10`: (row, col) pairs, zero-based. One element gives a scalar.
-    MatrixElements { base: Handle<Expr>, elements: Vec<(u8, u8)> },
-    Unary { op: UnaryOp, operand: Handle<Expr> },
-    Binary { op: BinaryOp, lhs: Handle<Expr>, rhs: Handle<Expr> },
+    MatrixElements {
+        base: Handle<Expr>,
+        elements: Vec<(u8, u8)>,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: Handle<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Handle<Expr>,
+        rhs: Handle<Expr>,
+    },
     /// `cond ? accept : reject`; all three evaluated; with a bool vector condition the
     /// choice is per component.
-    Select { cond: Handle<Expr>, accept: Handle<Expr>, reject: Handle<Expr> },
+    Select {
+        cond: Handle<Expr>,
+        accept: Handle<Expr>,
+        reject: Handle<Expr>,
+    },
     /// Same shape, other scalar type, per component.
-    Convert { value: Handle<Expr> },
+    Convert {
+        value: Handle<Expr>,
+    },
     /// Scalar replicated into every component of a vector or matrix (or a 1-vector).
-    Splat { value: Handle<Expr> },
+    Splat {
+        value: Handle<Expr>,
+    },
     /// The leading components of a vector, the upper-left submatrix of a matrix, or
     /// element (0) / (0,0) as a scalar.
-    Truncate { value: Handle<Expr> },
+    Truncate {
+        value: Handle<Expr>,
+    },
     /// Vector to matrix or matrix to vector of the same total size, row-major order.
-    Reshape { value: Handle<Expr> },
+    Reshape {
+        value: Handle<Expr>,
+    },
     /// Vector, matrix, struct or array built from parts. For vectors and matrices the
     /// arguments' components are concatenated in order (rows of a matrix argument in
     /// row-major order) and already have the element type; for structs one argument per
     /// field, for arrays one per element.
-    Construct { args: Vec<Handle<Expr>> },
+    Construct {
+        args: Vec<Handle<Expr>>,
+    },
     /// A user function, resolved; `out`/`inout` arguments are places.
-    Call { function: Handle<Function>, args: Vec<Handle<Expr>> },
+    Call {
+        function: Handle<Function>,
+        args: Vec<Handle<Expr>>,
+    },
     /// A standard-library function, resolved to one overload: the arguments have the
     /// overload's parameter types exactly.
-    Builtin { builtin: Builtin, args: Vec<Handle<Expr>> },
+    Builtin {
+        builtin: Builtin,
+        args: Vec<Handle<Expr>>,
+    },
     /// `target = value` or `target op= value`; evaluates to the new value of `target`.
     /// For compound assignment `value` already has `target`'s type.
-    Assign { op: Option<BinaryOp>, target: Handle<Expr>, value: Handle<Expr> },
-    IncDec { op: IncDec, target: Handle<Expr> },
+    Assign {
+        op: Option<BinaryOp>,
+        target: Handle<Expr>,
+        value: Handle<Expr>,
+    },
+    IncDec {
+        op: IncDec,
+        target: Handle<Expr>,
+    },
     /// `a, b, c`: evaluates all, left to right; the value is the last.
-    Sequence { exprs: Vec<Handle<Expr>> },
+    Sequence {
+        exprs: Vec<Handle<Expr>>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -288,14 +336,35 @@ pub enum Stmt {
     Block(Block),
     Expr(Handle<Expr>),
     /// A local declaration; `init` has the local's type.
-    Local { local: Handle<Local>, init: Option<Handle<Expr>> },
-    If { cond: Handle<Expr>, accept: Block, reject: Option<Block> },
+    Local {
+        local: Handle<Local>,
+        init: Option<Handle<Expr>>,
+    },
+    If {
+        cond: Handle<Expr>,
+        accept: Block,
+        reject: Option<Block>,
+    },
     /// `for (init; cond; step) body`: `init` runs once; a missing `cond` is true.
-    For { init: Block, cond: Option<Handle<Expr>>, step: Option<Handle<Expr>>, body: Block },
-    While { cond: Handle<Expr>, body: Block },
-    DoWhile { body: Block, cond: Handle<Expr> },
+    For {
+        init: Block,
+        cond: Option<Handle<Expr>>,
+        step: Option<Handle<Expr>>,
+        body: Block,
+    },
+    While {
+        cond: Handle<Expr>,
+        body: Block,
+    },
+    DoWhile {
+        body: Block,
+        cond: Handle<Expr>,
+    },
     /// The selector is an integer scalar.
-    Switch { selector: Handle<Expr>, cases: Vec<SwitchCase> },
+    Switch {
+        selector: Handle<Expr>,
+        cases: Vec<SwitchCase>,
+    },
     Break,
     Continue,
     /// The value has the function's return type.

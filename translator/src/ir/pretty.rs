@@ -86,7 +86,15 @@ fn function(out: &mut String, m: &Module, h: Handle<Function>, f: &Function) {
             s
         })
         .collect();
-    let _ = write!(out, "fn#{} {}({}) -> {}{}", h.index(), f.name, params.join(", "), m.type_name(f.ret), semantic(&f.ret_semantic));
+    let _ = write!(
+        out,
+        "fn#{} {}({}) -> {}{}",
+        h.index(),
+        f.name,
+        params.join(", "),
+        m.type_name(f.ret),
+        semantic(&f.ret_semantic)
+    );
     match &f.body {
         None => out.push_str(";\n"),
         Some(b) => {

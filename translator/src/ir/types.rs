@@ -179,7 +179,11 @@ pub enum Type {
     /// `float1` .. `float4`: distinct from the scalar even at size 1.
     Vector(Scalar, u8),
     /// `floatRxC`: `rows` x `cols`, row-major in meaning.
-    Matrix { scalar: Scalar, rows: u8, cols: u8 },
+    Matrix {
+        scalar: Scalar,
+        rows: u8,
+        cols: u8,
+    },
     Sampler(SamplerDim),
     String,
     Struct(StructId),

@@ -114,7 +114,9 @@ impl<'a> Validator<'a> {
             }
             Stmt::Switch { selector, cases } => {
                 self.expr_tree(&f.exprs, *selector, used, Some(f), "switch");
-                if f.exprs.contains(*selector) && !matches!(f.exprs[*selector].ty, Type::Scalar(s) if s.is_integral() || s == Scalar::Bool) {
+                if f.exprs.contains(*selector)
+                    && !matches!(f.exprs[*selector].ty, Type::Scalar(s) if s.is_integral() || s == Scalar::Bool)
+                {
                     self.err(format!("{}: switch selector is not an integer", f.name));
                 }
                 for c in cases {
@@ -220,8 +222,16 @@ impl<'a> Validator<'a> {
                     Some(Type::Scalar(s)) => (Some(s), 1),
                     _ => (None, 0),
                 };
-                let want = if components.len() == 1 { s.map(Type::Scalar) } else { s.map(|s| Type::vec(s, components.len() as u8)) };
-                if components.is_empty() || components.len() > 4 || components.iter().any(|&c| c >= size) || want != Some(e.ty) {
+                let want = if components.len() == 1 {
+                    s.map(Type::Scalar)
+                } else {
+                    s.map(|s| Type::vec(s, components.len() as u8))
+                };
+                if components.is_empty()
+                    || components.len() > 4
+                    || components.iter().any(|&c| c >= size)
+                    || want != Some(e.ty)
+                {
                     problems.push(bad("bad swizzle"));
                 }
                 vec![*base]
@@ -229,7 +239,11 @@ impl<'a> Validator<'a> {
             ExprKind::MatrixElements { base, elements } => {
                 match ty_of(*base) {
                     Some(Type::Matrix { scalar, rows, cols }) => {
-                        let want = if elements.len() == 1 { Type::Scalar(scalar) } else { Type::vec(scalar, elements.len() as u8) };
+                        let want = if elements.len() == 1 {
+                            Type::Scalar(scalar)
+                        } else {
+                            Type::vec(scalar, elements.len() as u8)
+                        };
                         if elements.iter().any(|&(r, c)| r >= rows || c >= cols) || want != e.ty {
                             problems.push(bad("bad matrix elements"));
                         }
@@ -255,7 +269,8 @@ impl<'a> Validator<'a> {
                 if !shift && a != b {
                     problems.push(bad("binary operands differ in type"));
                 }
-                let expect = if op.is_comparison() || op.is_logical() { a.map(|t| t.with_scalar(Scalar::Bool)) } else { a };
+                let expect =
+                    if op.is_comparison() || op.is_logical() { a.map(|t| t.with_scalar(Scalar::Bool)) } else { a };
                 if expect != Some(e.ty) {
                     problems.push(bad("binary result type"));
                 }
@@ -265,7 +280,9 @@ impl<'a> Validator<'a> {
                 let c = ty_of(*cond);
                 let ok_cond = match c {
                     Some(Type::Scalar(Scalar::Bool)) => true,
-                    Some(Type::Vector(Scalar::Bool, n)) => e.ty == Type::Vector(e.ty.scalar().unwrap_or(Scalar::Bool), n),
+                    Some(Type::Vector(Scalar::Bool, n)) => {
+                        e.ty == Type::Vector(e.ty.scalar().unwrap_or(Scalar::Bool), n)
+                    }
                     _ => false,
                 };
                 if !ok_cond || ty_of(*accept) != Some(e.ty) || ty_of(*reject) != Some(e.ty) {

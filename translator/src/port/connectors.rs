@@ -7,8 +7,8 @@
 //! entry points, links fragment inputs to vertex outputs by semantic, and assigns
 //! locations in the vertex program's declaration order. It only plans; the writer emits.
 
-use crate::codes;
 use super::semantics::{Binding, Bindings};
+use crate::codes;
 use crate::ir::{Function, Module, ParamDir, Semantic, Type};
 use grammar::{Diagnostic, Span};
 
@@ -67,8 +67,11 @@ pub struct Connectors {
 
 impl Connectors {
     pub fn slot(&self, vertex: bool, place: Place) -> Option<&Slot> {
-        let lists: [&Vec<Slot>; 2] =
-            if vertex { [&self.vertex_inputs, &self.vertex_outputs] } else { [&self.fragment_inputs, &self.fragment_outputs] };
+        let lists: [&Vec<Slot>; 2] = if vertex {
+            [&self.vertex_inputs, &self.vertex_outputs]
+        } else {
+            [&self.fragment_inputs, &self.fragment_outputs]
+        };
         lists.into_iter().flatten().find(|s| s.place == place)
     }
 }
@@ -84,16 +87,21 @@ struct Item {
 
 fn items(module: &Module, f: &Function, bound: &Bindings, inputs: bool) -> Vec<Item> {
     let mut out = Vec::new();
-    let mut push = |place_of: &dyn Fn(Option<u32>) -> Place, ty: Type, name: &str, sem: Option<&Semantic>, span: Span| {
-        match ty {
+    let mut push =
+        |place_of: &dyn Fn(Option<u32>) -> Place, ty: Type, name: &str, sem: Option<&Semantic>, span: Span| match ty {
             Type::Struct(s) if sem.is_none() => {
                 for (i, fd) in module.struct_def(s).fields.iter().enumerate() {
-                    out.push(Item { place: place_of(Some(i as u32)), ty: fd.ty, name: fd.name.clone(), semantic: fd.semantic.clone(), span: fd.span });
+                    out.push(Item {
+                        place: place_of(Some(i as u32)),
+                        ty: fd.ty,
+                        name: fd.name.clone(),
+                        semantic: fd.semantic.clone(),
+                        span: fd.span,
+                    });
                 }
             }
             _ => out.push(Item { place: place_of(None), ty, name: name.to_owned(), semantic: sem.cloned(), span }),
-        }
-    };
+        };
     for (i, p) in f.params.iter().enumerate() {
         // Uniforms, samplers and RetroArch structs (`IN`, `ORIG`, ...) are no connectors.
         if p.uniform || p.ty.is_sampler() || !matches!(bound.params.get(i), None | Some(Binding::Varying)) {
@@ -103,7 +111,13 @@ fn items(module: &Module, f: &Function, bound: &Bindings, inputs: bool) -> Vec<I
         let is_output = p.dir != ParamDir::In;
         if (inputs && is_input) || (!inputs && is_output) {
             let i = i as u32;
-            push(&|field| field.map_or(Place::Param(i), |f| Place::ParamField(i, f)), p.ty, &p.name, p.semantic.as_ref(), p.span);
+            push(
+                &|field| field.map_or(Place::Param(i), |f| Place::ParamField(i, f)),
+                p.ty,
+                &p.name,
+                p.semantic.as_ref(),
+                p.span,
+            );
         }
     }
     if !inputs && f.ret != Type::Void {
@@ -149,7 +163,9 @@ pub fn plan(
                     Some(("TEXCOORD", _)) => SlotKind::TexCoord,
                     Some(("COLOR" | "DIFFUSE", _)) => SlotKind::White,
                     None if by_name == "vertex_coord" || by_name == "position" => SlotKind::Position,
-                    None if by_name.contains("tex_coord") || by_name == "tex" || by_name == "texCoord" => SlotKind::TexCoord,
+                    None if by_name.contains("tex_coord") || by_name == "tex" || by_name == "texCoord" => {
+                        SlotKind::TexCoord
+                    }
                     None if by_name == "color" => SlotKind::White,
                     _ => {
                         let sem = it.semantic.as_ref().map_or_else(|| "(none)".to_owned(), |s| s.text.clone());
@@ -160,13 +176,25 @@ pub fn plan(
                         SlotKind::Unlinked
                     }
                 };
-                c.vertex_inputs.push(Slot { place: it.place, kind, ty: it.ty, name: it.name, semantic: it.semantic.map(|s| s.text).unwrap_or_default() });
+                c.vertex_inputs.push(Slot {
+                    place: it.place,
+                    kind,
+                    ty: it.ty,
+                    name: it.name,
+                    semantic: it.semantic.map(|s| s.text).unwrap_or_default(),
+                });
             }
             for it in items(m, f, bound, false) {
                 let Some(k) = slot_key(&it) else {
                     diags.push(
-                        Diagnostic::error(codes::E_VARYING, format!("vertex output `{}` has no semantic, so nothing can link it to the fragment program", it.name))
-                            .with_primary(it.span, ""),
+                        Diagnostic::error(
+                            codes::E_VARYING,
+                            format!(
+                                "vertex output `{}` has no semantic, so nothing can link it to the fragment program",
+                                it.name
+                            ),
+                        )
+                        .with_primary(it.span, ""),
                     );
                     continue;
                 };
@@ -216,21 +244,37 @@ pub fn plan(
                         }
                         None => {
                             diags.push(
-                                Diagnostic::warning(codes::W_UNLINKED_VARYING, format!("fragment input `{}` ({}) is written by no vertex output; it reads zero", it.name, it.semantic.as_ref().map_or("", |s| s.text.as_str())))
-                                    .with_primary(it.span, ""),
+                                Diagnostic::warning(
+                                    codes::W_UNLINKED_VARYING,
+                                    format!(
+                                        "fragment input `{}` ({}) is written by no vertex output; it reads zero",
+                                        it.name,
+                                        it.semantic.as_ref().map_or("", |s| s.text.as_str())
+                                    ),
+                                )
+                                .with_primary(it.span, ""),
                             );
                             SlotKind::Unlinked
                         }
                     },
                     None => {
                         diags.push(
-                            Diagnostic::warning(codes::W_UNLINKED_VARYING, format!("fragment input `{}` has no semantic; it reads zero", it.name))
-                                .with_primary(it.span, ""),
+                            Diagnostic::warning(
+                                codes::W_UNLINKED_VARYING,
+                                format!("fragment input `{}` has no semantic; it reads zero", it.name),
+                            )
+                            .with_primary(it.span, ""),
                         );
                         SlotKind::Unlinked
                     }
                 };
-                c.fragment_inputs.push(Slot { place: it.place, kind, ty: it.ty, name: it.name, semantic: it.semantic.map(|s| s.text).unwrap_or_default() });
+                c.fragment_inputs.push(Slot {
+                    place: it.place,
+                    kind,
+                    ty: it.ty,
+                    name: it.name,
+                    semantic: it.semantic.map(|s| s.text).unwrap_or_default(),
+                });
             }
             for it in items(m, f, bound, false) {
                 let kind = match it.semantic.as_ref().map(key) {
@@ -239,13 +283,25 @@ pub fn plan(
                     _ => {
                         let sem = it.semantic.as_ref().map_or_else(|| "(none)".to_owned(), |s| s.text.clone());
                         diags.push(
-                            Diagnostic::error(codes::E_UNSUPPORTED, format!("fragment output `{}` with semantic {sem}: slang has one colour output (COLOR0)", it.name))
-                                .with_primary(it.span, ""),
+                            Diagnostic::error(
+                                codes::E_UNSUPPORTED,
+                                format!(
+                                    "fragment output `{}` with semantic {sem}: slang has one colour output (COLOR0)",
+                                    it.name
+                                ),
+                            )
+                            .with_primary(it.span, ""),
                         );
                         SlotKind::Discarded
                     }
                 };
-                c.fragment_outputs.push(Slot { place: it.place, kind, ty: it.ty, name: it.name, semantic: it.semantic.map(|s| s.text).unwrap_or_default() });
+                c.fragment_outputs.push(Slot {
+                    place: it.place,
+                    kind,
+                    ty: it.ty,
+                    name: it.name,
+                    semantic: it.semantic.map(|s| s.text).unwrap_or_default(),
+                });
             }
         }
     }

@@ -57,7 +57,8 @@ pub fn parameter_names(pragmas: &[String]) -> Vec<String> {
         .iter()
         .filter_map(|p| {
             let mut words = p.trim_start_matches('#').split_whitespace();
-            (words.next() == Some("pragma") && words.next() == Some("parameter")).then(|| words.next().map(str::to_owned))?
+            (words.next() == Some("pragma") && words.next() == Some("parameter"))
+                .then(|| words.next().map(str::to_owned))?
         })
         .collect()
 }
@@ -133,8 +134,11 @@ fn uniform_binding(
             Ok(None) => {}
             Err(e) => {
                 diags.push(
-                    Diagnostic::error(codes::E_UNBOUND_NAME, format!("{}; the Cg runtime bound nothing to it", e.message))
-                        .with_primary(span, "declared here"),
+                    Diagnostic::error(
+                        codes::E_UNBOUND_NAME,
+                        format!("{}; the Cg runtime bound nothing to it", e.message),
+                    )
+                    .with_primary(span, "declared here"),
                 );
                 return Binding::Invalid;
             }

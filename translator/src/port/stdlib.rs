@@ -87,7 +87,9 @@ fn component(a: &Arg, swizzle: &str) -> Option<String> {
 /// Maps one builtin call. `Err` says why it cannot be expressed in slang.
 pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result<(String, u8), String> {
     use Builtin::*;
-    let a = |i: usize| -> Result<&Arg, String> { args.get(i).ok_or_else(|| format!("`{}` is missing an argument", b.name())) };
+    let a = |i: usize| -> Result<&Arg, String> {
+        args.get(i).ok_or_else(|| format!("`{}` is missing an argument", b.name()))
+    };
     let ty_name = |t: Type| glsl_type(t).ok_or_else(|| format!("`{}` on a type slang has no equivalent for", b.name()));
     if args.iter().any(|x| matches!(x.ty, Type::Matrix { .. }))
         && !matches!(b, MulMatVec | MulVecMat | MulMatMat | Transpose | Determinant | Inverse)
@@ -100,9 +102,9 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
     };
     match b {
         Abs | Sign | Min | Max | Clamp | Step | Smoothstep | Floor | Ceil | Trunc | Exp | Exp2 | Log | Log2 | Pow
-        | Sqrt | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Degrees | Radians | Isnan | Isinf | Dot
-        | Cross | Length | Distance | Normalize | Reflect | Refract | Faceforward | Transpose | Determinant | Inverse
-        | Modf | Frexp | BitCount | BitfieldExtract | BitfieldInsert | BitfieldReverse => same(b.name()),
+        | Sqrt | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Degrees | Radians | Isnan | Isinf
+        | Dot | Cross | Length | Distance | Normalize | Reflect | Refract | Faceforward | Transpose | Determinant
+        | Inverse | Modf | Frexp | BitCount | BitfieldExtract | BitfieldInsert | BitfieldReverse => same(b.name()),
         FindLsb => same("findLSB"),
         FindMsb => same("findMSB"),
         Saturate => {
@@ -136,9 +138,12 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
         }
         Sincos => {
             let t = ty_name(a(0)?.ty)?;
-            let name = helper(helpers, "cg_sincos", &t, format!(
-                "void cg_sincos({t} x, out {t} s, out {t} c)\n{{\n    s = sin(x);\n    c = cos(x);\n}}\n"
-            ));
+            let name = helper(
+                helpers,
+                "cg_sincos",
+                &t,
+                format!("void cg_sincos({t} x, out {t} s, out {t} c)\n{{\n    s = sin(x);\n    c = cos(x);\n}}\n"),
+            );
             same(&name)
         }
         Isfinite => {
@@ -215,7 +220,10 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
             let f = format!("cg_{name}");
             helpers.insert(
                 format!("{f}/{coord_ty}"),
-                format!("vec4 {f}(sampler2D s, {coord_ty} c)\n{{\n    return {};\n}}\n", body_expr.replace("$s", "s").replace("$c", "c")),
+                format!(
+                    "vec4 {f}(sampler2D s, {coord_ty} c)\n{{\n    return {};\n}}\n",
+                    body_expr.replace("$s", "s").replace("$c", "c")
+                ),
             );
             Ok((format!("{f}({s}, {})", c.text), PRIMARY))
         }
@@ -236,7 +244,11 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
         }
         Tex2DGrad | TexRectGrad => {
             let (c, dx, dy) = (arg(1)?, arg(2)?, arg(3)?);
-            let c = if b == TexRectGrad { format!("{} / vec2(textureSize({s}, 0))", paren(c, MULTIPLICATIVE + 1)) } else { c.text.clone() };
+            let c = if b == TexRectGrad {
+                format!("{} / vec2(textureSize({s}, 0))", paren(c, MULTIPLICATIVE + 1))
+            } else {
+                c.text.clone()
+            };
             Ok((format!("textureGrad({s}, {c}, {}, {})", dx.text, dy.text), PRIMARY))
         }
         Tex2DShadowGrad | TexRectShadowGrad => {
@@ -253,7 +265,12 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
         Tex1D => Ok((format!("texture({s}, vec2({}, 0.5))", arg(1)?.text), PRIMARY)),
         Tex1DShadow => packed("tex1D_x", "vec2", "texture($s, vec2($c.x, 0.5))", arg(1)?),
         Tex1DGrad => Ok((
-            format!("textureGrad({s}, vec2({}, 0.5), vec2({}, 0.0), vec2({}, 0.0))", arg(1)?.text, arg(2)?.text, arg(3)?.text),
+            format!(
+                "textureGrad({s}, vec2({}, 0.5), vec2({}, 0.0), vec2({}, 0.0))",
+                arg(1)?.text,
+                arg(2)?.text,
+                arg(3)?.text
+            ),
             PRIMARY,
         )),
         Tex1DBias | Tex1DCmpBias => packed("tex1Dbias", "vec4", "texture($s, vec2($c.x, 0.5), $c.w)", arg(1)?),
@@ -262,10 +279,7 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
         Tex1DProjShadow => packed("tex1Dproj4", "vec3", "texture($s, vec2($c.x / $c.z, 0.5))", arg(1)?),
         Tex1DFetch => packed("tex1Dfetch", "ivec4", "texelFetch($s, ivec2($c.x, 0), $c.w)", arg(1)?),
         Tex1DSize => Ok((format!("ivec3(textureSize({s}, {}).x, 0, 0)", arg(1)?.text), PRIMARY)),
-        _ => Err(format!(
-            "`{}`: RetroArch's slang runtime binds only 2D textures (no 3D or cube maps)",
-            b.name()
-        )),
+        _ => Err(format!("`{}`: RetroArch's slang runtime binds only 2D textures (no 3D or cube maps)", b.name())),
     }
 }
 
@@ -281,9 +295,15 @@ mod tests {
     fn renamed_and_helper_builtins() {
         let mut h = Helpers::new();
         let v3 = Type::vec(Scalar::Float, 3);
-        assert_eq!(map(Builtin::Lerp, &[arg("a", v3), arg("b", v3), arg("t", Type::FLOAT)], v3, &mut h).unwrap().0, "mix(a, b, t)");
+        assert_eq!(
+            map(Builtin::Lerp, &[arg("a", v3), arg("b", v3), arg("t", Type::FLOAT)], v3, &mut h).unwrap().0,
+            "mix(a, b, t)"
+        );
         assert_eq!(map(Builtin::Frac, &[arg("x", v3)], v3, &mut h).unwrap().0, "fract(x)");
-        assert_eq!(map(Builtin::Atan2, &[arg("y", Type::FLOAT), arg("x", Type::FLOAT)], Type::FLOAT, &mut h).unwrap().0, "atan(y, x)");
+        assert_eq!(
+            map(Builtin::Atan2, &[arg("y", Type::FLOAT), arg("x", Type::FLOAT)], Type::FLOAT, &mut h).unwrap().0,
+            "atan(y, x)"
+        );
         assert_eq!(map(Builtin::Saturate, &[arg("x", v3)], v3, &mut h).unwrap().0, "clamp(x, 0.0, 1.0)");
         assert_eq!(map(Builtin::Fmod, &[arg("x", v3), arg("y", v3)], v3, &mut h).unwrap().0, "cg_fmod(x, y)");
         assert!(h["cg_fmod/vec3"].contains("x - y * trunc(x / y)"), "fmod truncates");

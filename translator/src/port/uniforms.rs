@@ -32,7 +32,8 @@ impl Layout {
 
 /// Lays out the used uniforms; `uses` counts how often each is referenced.
 pub fn layout(uses: &BTreeMap<Uniform, usize>) -> Layout {
-    let mut candidates: Vec<(&Uniform, usize)> = uses.iter().filter(|(u, _)| **u != Uniform::Mvp).map(|(u, n)| (u, *n)).collect();
+    let mut candidates: Vec<(&Uniform, usize)> =
+        uses.iter().filter(|(u, _)| **u != Uniform::Mvp).map(|(u, n)| (u, *n)).collect();
     // Most used first; ties keep the BTreeMap's (deterministic) order.
     candidates.sort_by_key(|c| std::cmp::Reverse(c.1));
     let mut push = Vec::new();

@@ -31,21 +31,13 @@ pub const MAX_REFERENCE_DEPTH: usize = 16;
 const MAX_OVERRIDE_FILES: usize = 1024;
 
 /// Loads a `.cgp` preset and everything it references.
-pub fn load_cgp(
-    sources: &mut SourceMap,
-    path: &Path,
-    fs: &dyn FileSystem,
-) -> (Option<Preset>, Vec<Diagnostic>) {
+pub fn load_cgp(sources: &mut SourceMap, path: &Path, fs: &dyn FileSystem) -> (Option<Preset>, Vec<Diagnostic>) {
     load(sources, path, fs, Dialect::Cgp)
 }
 
 /// Parses `.cgp` text held in memory under `name`; a `#reference` in it cannot be
 /// followed (there is no file system) and is reported.
-pub fn parse_cgp_str(
-    sources: &mut SourceMap,
-    name: &str,
-    text: &str,
-) -> (Option<Preset>, Vec<Diagnostic>) {
+pub fn parse_cgp_str(sources: &mut SourceMap, name: &str, text: &str) -> (Option<Preset>, Vec<Diagnostic>) {
     load_str(sources, name, text, &MemoryFs::new(), Dialect::Cgp)
 }
 
@@ -57,9 +49,7 @@ pub fn load(
     dialect: Dialect,
 ) -> (Option<Preset>, Vec<Diagnostic>) {
     let mut loader = Loader::new(sources, fs, dialect);
-    let preset = loader
-        .read(path, None)
-        .and_then(|start| loader.preset(start));
+    let preset = loader.read(path, None).and_then(|start| loader.preset(start));
     (preset, loader.diags)
 }
 
@@ -92,19 +82,14 @@ impl File {
             .items
             .iter()
             .filter_map(|i| match i {
-                Item::Reference { path, .. } => {
-                    Some((resolve(base, Path::new(&path.text)), path.span))
-                }
+                Item::Reference { path, .. } => Some((resolve(base, Path::new(&path.text)), path.span)),
                 _ => None,
             })
             .collect()
     }
 
     fn has_shaders(&self) -> bool {
-        self.tokens
-            .items
-            .iter()
-            .any(|i| matches!(i, Item::Entry { key, .. } if key.text == "shaders"))
+        self.tokens.items.iter().any(|i| matches!(i, Item::Entry { key, .. } if key.text == "shaders"))
     }
 
     fn name(&self) -> String {
@@ -123,29 +108,16 @@ struct Loader<'a> {
 
 impl<'a> Loader<'a> {
     fn new(sources: &'a mut SourceMap, fs: &'a dyn FileSystem, dialect: Dialect) -> Loader<'a> {
-        Loader {
-            sources,
-            fs,
-            dialect,
-            files: Vec::new(),
-            by_path: HashMap::new(),
-            diags: Vec::new(),
-        }
+        Loader { sources, fs, dialect, files: Vec::new(), by_path: HashMap::new(), diags: Vec::new() }
     }
 
     /// Adds a file's text to the source map and tokenizes it.
     fn add(&mut self, path: &Path, text: String) -> usize {
         let norm = normalize(path);
-        let id = self
-            .sources
-            .add_file(path.display().to_string(), Some(norm.clone()), text);
+        let id = self.sources.add_file(path.display().to_string(), Some(norm.clone()), text);
         let tokens = tokenize(id, &self.sources.file(id).text);
         self.diags.extend(tokens.diagnostics.iter().cloned());
-        self.files.push(File {
-            id,
-            path: norm.clone(),
-            tokens,
-        });
+        self.files.push(File { id, path: norm.clone(), tokens });
         let index = self.files.len() - 1;
         self.by_path.insert(norm, Some(index));
         index
@@ -167,10 +139,8 @@ impl<'a> Loader<'a> {
                 Some(index)
             }
             Err(e) => {
-                let mut d = Diagnostic::error(
-                    codes::E_PRESET_IO,
-                    format!("cannot read preset {}: {e}", path.display()),
-                );
+                let mut d =
+                    Diagnostic::error(codes::E_PRESET_IO, format!("cannot read preset {}: {e}", path.display()));
                 if let Some(span) = from {
                     d = d.with_primary(span, "referenced here");
                 }
@@ -203,12 +173,9 @@ impl<'a> Loader<'a> {
             let next = self.read(&target, Some(span))?;
             if chain.contains(&next) {
                 self.diags.push(
-                    Diagnostic::error(
-                        codes::E_PRESET_REFERENCE_CYCLE,
-                        "#reference presets form a cycle",
-                    )
-                    .with_primary(span, "closes the cycle")
-                    .with_note(format!("chain: {}", self.chain_text(&chain, &target))),
+                    Diagnostic::error(codes::E_PRESET_REFERENCE_CYCLE, "#reference presets form a cycle")
+                        .with_primary(span, "closes the cycle")
+                        .with_note(format!("chain: {}", self.chain_text(&chain, &target))),
                 );
                 return None;
             }
@@ -251,22 +218,12 @@ impl<'a> Loader<'a> {
             self.diags.push(
                 Diagnostic::error(
                     codes::E_PRESET_NO_PASSES,
-                    format!(
-                        "the root of the #reference chain, {}, has no `shaders` key",
-                        self.files[root].name()
-                    ),
+                    format!("the root of the #reference chain, {}, has no `shaders` key", self.files[root].name()),
                 )
-                .with_primary(
-                    Span::new(root_id, 0, 0),
-                    "expected `shaders = <pass count>`",
-                )
+                .with_primary(Span::new(root_id, 0, 0), "expected `shaders = <pass count>`")
                 .with_note(format!(
                     "chain: {}",
-                    chain
-                        .iter()
-                        .map(|&i| self.files[i].name())
-                        .collect::<Vec<_>>()
-                        .join(" -> ")
+                    chain.iter().map(|&i| self.files[i].name()).collect::<Vec<_>>().join(" -> ")
                 )),
             );
             return None;
@@ -291,11 +248,7 @@ impl<'a> Loader<'a> {
             }
         }
         // Further references of the loaded preset must not lead to a full preset.
-        let extra = self.files[start]
-            .references()
-            .into_iter()
-            .skip(1)
-            .collect::<Vec<_>>();
+        let extra = self.files[start].references().into_iter().skip(1).collect::<Vec<_>>();
         let mut failed = false;
         for (target, span) in extra {
             let Some(next) = self.read(&target, Some(span)) else {
@@ -309,9 +262,14 @@ impl<'a> Loader<'a> {
             if let Some(&end) = other.last() {
                 if self.files[end].has_shaders() {
                     self.diags.push(
-                        Diagnostic::error(codes::E_PRESET_EXTRA_REFERENCE, format!("a second #reference leads to a full preset ({})", self.files[end].name()))
-                            .with_primary(span, "")
-                            .with_note("only the first #reference may lead to the preset with the passes; RetroArch refuses this"),
+                        Diagnostic::error(
+                            codes::E_PRESET_EXTRA_REFERENCE,
+                            format!("a second #reference leads to a full preset ({})", self.files[end].name()),
+                        )
+                        .with_primary(span, "")
+                        .with_note(
+                            "only the first #reference may lead to the preset with the passes; RetroArch refuses this",
+                        ),
                     );
                     failed = true;
                 }
@@ -320,13 +278,7 @@ impl<'a> Loader<'a> {
         let root_values = self.values(root, Context::root(self.dialect));
         self.diags.extend(root_values.diagnostics.iter().cloned());
         let root_path = self.files[root].path.clone();
-        let mut preset = Preset::build(
-            &root_values,
-            self.files[root].id,
-            &root_path,
-            self.dialect,
-            &mut self.diags,
-        );
+        let mut preset = Preset::build(&root_values, self.files[root].id, &root_path, self.dialect, &mut self.diags);
         if failed {
             return None;
         }
@@ -338,21 +290,14 @@ impl<'a> Loader<'a> {
         }
         let mut order = Vec::new();
         self.gather(start, 0, &mut Vec::new(), &mut order);
-        let lut_ids: Vec<String> = preset.as_ref().map_or_else(Vec::new, |p| {
-            p.textures.iter().map(|l| l.name.clone()).collect()
-        });
+        let lut_ids: Vec<String> =
+            preset.as_ref().map_or_else(Vec::new, |p| p.textures.iter().map(|l| l.name.clone()).collect());
         let mut reported = vec![root];
         for index in order {
             if index == root {
                 continue;
             }
-            let vals = self.values(
-                index,
-                Context {
-                    dialect: self.dialect,
-                    overrides: Some(&lut_ids),
-                },
-            );
+            let vals = self.values(index, Context { dialect: self.dialect, overrides: Some(&lut_ids) });
             let mut diags = Vec::new();
             if let Some(p) = preset.as_mut() {
                 p.apply_overrides(&vals, &self.files[index].path, &mut diags);

@@ -26,7 +26,5 @@ mod tests;
 
 pub use cgp::{load, load_cgp, load_str, parse_cgp_str, MAX_REFERENCE_DEPTH};
 pub use model::{Lut, Pass, Preset, Scale};
-pub use slangp::{
-    load_slangp, parse_slangp_str, write_slangp, write_slangp_with_notes, WriteNote, Written,
-};
+pub use slangp::{load_slangp, parse_slangp_str, write_slangp, write_slangp_with_notes, WriteNote, Written};
 pub use value::{Dialect, ScaleType, Value, WrapMode, MAX_PASSES_CGP, MAX_PASSES_SLANGP};

@@ -106,11 +106,7 @@ impl Preset {
         PassContext {
             pass: i,
             passes: self.passes.len(),
-            aliases: self
-                .passes
-                .iter()
-                .map(|p| p.alias.clone().unwrap_or_default())
-                .collect(),
+            aliases: self.passes.iter().map(|p| p.alias.clone().unwrap_or_default()).collect(),
             feedback_pass: self.feedback_pass,
             luts: self.textures.iter().map(|l| l.name.clone()).collect(),
         }
@@ -118,10 +114,7 @@ impl Preset {
 
     /// The value of a parameter, when the preset sets one.
     pub fn parameter(&self, id: &str) -> Option<f32> {
-        self.parameters
-            .iter()
-            .find(|(p, _)| p == id)
-            .map(|(_, v)| *v)
+        self.parameters.iter().find(|(p, _)| p == id).map(|(_, v)| *v)
     }
 
     /// Builds the model from the values of a root preset at `path` (`file` in the
@@ -169,10 +162,7 @@ impl Preset {
             let names: Vec<String> = keys.iter().map(|l| format!("`{}`", l.key)).collect();
             let mut d = Diagnostic::warning(
                 codes::W_PRESET_PASS_INDEX,
-                format!(
-                    "pass {i} is beyond `shaders = {count}`: {} ignored",
-                    names.join(", ")
-                ),
+                format!("pass {i} is beyond `shaders = {count}`: {} ignored", names.join(", ")),
             )
             .with_primary(keys[0].key_span, format!("passes are 0..{}", n - 1))
             .with_secondary(shaders.span, "the pass count");
@@ -232,12 +222,10 @@ impl Preset {
         let mut not_applied: Vec<&Located> = Vec::new();
         for l in values.iter() {
             match &l.value {
-                Value::ParameterValue(id, v) => {
-                    match self.parameters.iter_mut().find(|(p, _)| p == id) {
-                        Some(slot) => slot.1 = *v,
-                        None => self.parameters.push((id.clone(), *v)),
-                    }
-                }
+                Value::ParameterValue(id, v) => match self.parameters.iter_mut().find(|(p, _)| p == id) {
+                    Some(slot) => slot.1 = *v,
+                    None => self.parameters.push((id.clone(), *v)),
+                },
                 Value::LutPath(id, p) => {
                     if let Some(lut) = self.textures.iter_mut().find(|t| &t.name == id) {
                         if p.as_os_str().is_empty() {
@@ -254,11 +242,7 @@ impl Preset {
             }
         }
         if let Some(first) = not_applied.first() {
-            let keys: Vec<String> = not_applied
-                .iter()
-                .take(8)
-                .map(|l| format!("`{}`", l.key))
-                .collect();
+            let keys: Vec<String> = not_applied.iter().take(8).map(|l| format!("`{}`", l.key)).collect();
             let more = if not_applied.len() > 8 { ", ..." } else { "" };
             diags.push(
                 Diagnostic::warning(
@@ -281,42 +265,25 @@ struct PassBuilder<'a> {
 
 impl PassBuilder<'_> {
     fn get<T>(&self, f: impl Fn(&Value) -> Option<T>) -> Option<(T, &Located)> {
-        self.values
-            .iter()
-            .find_map(|l| f(&l.value).map(|t| (t, *l)))
+        self.values.iter().find_map(|l| f(&l.value).map(|t| (t, *l)))
     }
 
-    fn build(
-        &self,
-        i: usize,
-        base: &Path,
-        shaders: &Located,
-        diags: &mut Vec<Diagnostic>,
-    ) -> Option<Pass> {
+    fn build(&self, i: usize, base: &Path, shaders: &Located, diags: &mut Vec<Diagnostic>) -> Option<Pass> {
         let Some((shader, sl)) = self.get(|v| match v {
             Value::Shader(_, p) => Some(p.clone()),
             _ => None,
         }) else {
             diags.push(
-                Diagnostic::error(
-                    codes::E_PRESET_MISSING_SHADER,
-                    format!("pass {i} has no `shader{i}`"),
-                )
-                .with_primary(
-                    shaders.span,
-                    format!("this asks for shader0..shader{}", shaders_count(shaders)),
-                )
-                .with_note("RetroArch refuses the preset (\"Couldn't parse shader source\")"),
+                Diagnostic::error(codes::E_PRESET_MISSING_SHADER, format!("pass {i} has no `shader{i}`"))
+                    .with_primary(shaders.span, format!("this asks for shader0..shader{}", shaders_count(shaders)))
+                    .with_note("RetroArch refuses the preset (\"Couldn't parse shader source\")"),
             );
             return None;
         };
         if shader.as_os_str().is_empty() {
             diags.push(
-                Diagnostic::error(
-                    codes::E_PRESET_MISSING_SHADER,
-                    format!("`shader{i}` is empty"),
-                )
-                .with_primary(sl.span, "expected the path of a shader"),
+                Diagnostic::error(codes::E_PRESET_MISSING_SHADER, format!("`shader{i}` is empty"))
+                    .with_primary(sl.span, "expected the path of a shader"),
             );
             return None;
         }
@@ -432,11 +399,7 @@ impl PassBuilder<'_> {
         }
         if !ignored.is_empty() {
             let names: Vec<String> = ignored.iter().map(|l| format!("`{}`", l.key)).collect();
-            let by = if both.is_some() {
-                format!("`scale_type{i}`")
-            } else {
-                format!("`scale{i}`")
-            };
+            let by = if both.is_some() { format!("`scale_type{i}`") } else { format!("`scale{i}`") };
             diags.push(
                 Diagnostic::warning(
                     codes::W_PRESET_SCALE_IGNORED,
@@ -454,9 +417,12 @@ impl PassBuilder<'_> {
                 (_, Some(f)) => f.float,
                 (ScaleType::Absolute, None) => {
                     diags.push(
-                        Diagnostic::warning(codes::W_PRESET_BAD_VALUE, format!("pass {i}: absolute {name} size without `scale{i}` or `scale_{name}{i}`"))
-                            .with_primary(type_span.unwrap_or(Span::new(FileId(0), 0, 0)), "")
-                            .with_note("RetroArch leaves the size at 0 pixels"),
+                        Diagnostic::warning(
+                            codes::W_PRESET_BAD_VALUE,
+                            format!("pass {i}: absolute {name} size without `scale{i}` or `scale_{name}{i}`"),
+                        )
+                        .with_primary(type_span.unwrap_or(Span::new(FileId(0), 0, 0)), "")
+                        .with_note("RetroArch leaves the size at 0 pixels"),
                     );
                     0.0
                 }
@@ -466,10 +432,7 @@ impl PassBuilder<'_> {
         };
         let x = axis(type_x, sx, "x");
         let y = axis(type_y, sy, "y");
-        (
-            Some(Scale { x, y }),
-            ignored.iter().map(|l| l.key.clone()).collect(),
-        )
+        (Some(Scale { x, y }), ignored.iter().map(|l| l.key.clone()).collect())
     }
 }
 
@@ -499,11 +462,8 @@ fn luts(values: &Values, base: &Path, diags: &mut Vec<Diagnostic>) -> Vec<Lut> {
     for id in ids {
         if out.iter().any(|l| l.name == id) {
             diags.push(
-                Diagnostic::warning(
-                    codes::W_PRESET_DUPLICATE,
-                    format!("texture `{id}` is listed twice; kept once"),
-                )
-                .with_primary(list.span, ""),
+                Diagnostic::warning(codes::W_PRESET_DUPLICATE, format!("texture `{id}` is listed twice; kept once"))
+                    .with_primary(list.span, ""),
             );
             continue;
         }
@@ -524,9 +484,7 @@ fn luts(values: &Values, base: &Path, diags: &mut Vec<Diagnostic>) -> Vec<Lut> {
                     d = d.with_secondary(l.span, "empty");
                 }
                 if id.trim() != id {
-                    d = d.with_note(
-                        "ids are not trimmed: write `textures = \"A;B\"` without blanks",
-                    );
+                    d = d.with_note("ids are not trimmed: write `textures = \"A;B\"` without blanks");
                 }
                 diags.push(d);
                 continue;
@@ -550,15 +508,7 @@ fn luts(values: &Values, base: &Path, diags: &mut Vec<Diagnostic>) -> Vec<Lut> {
                 _ => None,
             })
             .is_some_and(|(b, _)| b);
-        out.push(Lut {
-            resolved: resolve(base, &path),
-            path,
-            span: pl.span,
-            name: id,
-            linear,
-            wrap_mode,
-            mipmap,
-        });
+        out.push(Lut { resolved: resolve(base, &path), path, span: pl.span, name: id, linear, wrap_mode, mipmap });
     }
     out
 }
@@ -595,9 +545,7 @@ fn parameters(values: &Values, dialect: Dialect, diags: &mut Vec<Diagnostic>) ->
     let mut unlisted = Vec::new();
     for l in values.iter() {
         match &l.value {
-            Value::ParameterValue(id, f)
-                if dialect == Dialect::Slangp && !out.iter().any(|(p, _)| p == id) =>
-            {
+            Value::ParameterValue(id, f) if dialect == Dialect::Slangp && !out.iter().any(|(p, _)| p == id) => {
                 out.push((id.clone(), *f))
             }
             Value::UnlistedValue(id, f) => unlisted.push((id.clone(), *f)),

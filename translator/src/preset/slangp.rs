@@ -62,15 +62,8 @@ pub fn write_slangp(preset: &Preset, shader_paths: &[String], lut_paths: &[Strin
 }
 
 /// [`write_slangp`], also returning what was changed or dropped.
-pub fn write_slangp_with_notes(
-    preset: &Preset,
-    shader_paths: &[String],
-    lut_paths: &[String],
-) -> Written {
-    let mut w = Writer {
-        text: String::new(),
-        notes: Vec::new(),
-    };
+pub fn write_slangp_with_notes(preset: &Preset, shader_paths: &[String], lut_paths: &[String]) -> Written {
+    let mut w = Writer { text: String::new(), notes: Vec::new() };
     if let Some(f) = preset.feedback_pass {
         w.notes.push(WriteNote::FeedbackPassDropped(f));
     }
@@ -105,22 +98,13 @@ pub fn write_slangp_with_notes(
             w.line(&format!("srgb_framebuffer{i}"), "true");
         }
         if !pass.ignored_scale_keys.is_empty() {
-            w.notes.push(WriteNote::ScaleKeysIgnored {
-                pass: i,
-                keys: pass.ignored_scale_keys.clone(),
-            });
+            w.notes.push(WriteNote::ScaleKeysIgnored { pass: i, keys: pass.ignored_scale_keys.clone() });
         }
         match pass.scale {
             Some(scale) => w.scale(i, scale),
             None if i < last && (pass.float_framebuffer || pass.srgb_framebuffer) => {
                 w.notes.push(WriteNote::ExplicitSourceScale { pass: i });
-                w.scale(
-                    i,
-                    Scale {
-                        x: (ScaleType::Source, 1.0),
-                        y: (ScaleType::Source, 1.0),
-                    },
-                );
+                w.scale(i, Scale { x: (ScaleType::Source, 1.0), y: (ScaleType::Source, 1.0) });
             }
             None => {}
         }
@@ -136,9 +120,7 @@ pub fn write_slangp_with_notes(
             let path = match lut_paths.get(j) {
                 Some(p) => p.clone(),
                 None => {
-                    w.notes.push(WriteNote::MissingLutPath {
-                        lut: lut.name.clone(),
-                    });
+                    w.notes.push(WriteNote::MissingLutPath { lut: lut.name.clone() });
                     slash(&lut.path)
                 }
             };
@@ -163,18 +145,9 @@ pub fn write_slangp_with_notes(
         }
     }
     if !preset.unlisted_values.is_empty() {
-        w.notes.push(WriteNote::UnlistedValuesDropped(
-            preset
-                .unlisted_values
-                .iter()
-                .map(|(k, _)| k.clone())
-                .collect(),
-        ));
+        w.notes.push(WriteNote::UnlistedValuesDropped(preset.unlisted_values.iter().map(|(k, _)| k.clone()).collect()));
     }
-    Written {
-        text: w.text,
-        notes: w.notes,
-    }
+    Written { text: w.text, notes: w.notes }
 }
 
 struct Writer {
@@ -189,9 +162,7 @@ impl Writer {
 
     fn string(&mut self, key: &str, value: &str) {
         if value.contains(['"', '\n', '\r']) {
-            self.notes.push(WriteNote::Unrepresentable {
-                key: key.to_owned(),
-            });
+            self.notes.push(WriteNote::Unrepresentable { key: key.to_owned() });
         }
         let _ = writeln!(self.text, "{key} = \"{value}\"");
     }
@@ -242,20 +213,12 @@ fn slash(p: &Path) -> String {
 }
 
 /// Loads a `.slangp` preset and everything it references.
-pub fn load_slangp(
-    sources: &mut SourceMap,
-    path: &Path,
-    fs: &dyn FileSystem,
-) -> (Option<Preset>, Vec<Diagnostic>) {
+pub fn load_slangp(sources: &mut SourceMap, path: &Path, fs: &dyn FileSystem) -> (Option<Preset>, Vec<Diagnostic>) {
     load(sources, path, fs, Dialect::Slangp)
 }
 
 /// Parses `.slangp` text held in memory under `name` (no `#reference` can be followed).
-pub fn parse_slangp_str(
-    sources: &mut SourceMap,
-    name: &str,
-    text: &str,
-) -> (Option<Preset>, Vec<Diagnostic>) {
+pub fn parse_slangp_str(sources: &mut SourceMap, name: &str, text: &str) -> (Option<Preset>, Vec<Diagnostic>) {
     load_str(sources, name, text, &MemoryFs::new(), Dialect::Slangp)
 }
 
@@ -285,17 +248,8 @@ mod tests {
         );
         let Some(p) = p else { panic!("{d:?}") };
         let w = write_slangp_with_notes(&p, &[], &[]);
-        assert_eq!(
-            w.text,
-            "shaders = 1\n\nshader0 = \"a.slang\"\nwrap_mode0 = \"repeat\"\n"
-        );
-        assert_eq!(
-            w.notes,
-            [
-                WriteNote::FeedbackPassDropped(0),
-                WriteNote::MissingShaderPath { pass: 0 }
-            ]
-        );
+        assert_eq!(w.text, "shaders = 1\n\nshader0 = \"a.slang\"\nwrap_mode0 = \"repeat\"\n");
+        assert_eq!(w.notes, [WriteNote::FeedbackPassDropped(0), WriteNote::MissingShaderPath { pass: 0 }]);
         assert_eq!(p.passes[0].wrap_mode, Some(WrapMode::Repeat));
     }
 }

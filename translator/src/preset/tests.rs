@@ -22,11 +22,7 @@ fn located(sources: &SourceMap, d: &[Diagnostic]) -> Vec<At> {
     d.iter()
         .map(|d| {
             let l = d.location(sources);
-            (
-                d.code,
-                l.as_ref().map_or(0, |l| l.line),
-                l.map_or(0, |l| l.column),
-            )
+            (d.code, l.as_ref().map_or(0, |l| l.line), l.map_or(0, |l| l.column))
         })
         .collect()
 }
@@ -91,85 +87,27 @@ SHARP = "0.5"
     assert_eq!(p0.shader, PathBuf::from("passes/first pass.cg"));
     assert_eq!(p0.shader_resolved, PathBuf::from("passes/first pass.cg"));
     assert_eq!(
-        (
-            p0.filter_linear,
-            p0.wrap_mode,
-            p0.mipmap_input,
-            p0.alias.as_deref()
-        ),
-        (
-            Some(false),
-            Some(WrapMode::ClampToEdge),
-            true,
-            Some("FIRST")
-        )
+        (p0.filter_linear, p0.wrap_mode, p0.mipmap_input, p0.alias.as_deref()),
+        (Some(false), Some(WrapMode::ClampToEdge), true, Some("FIRST"))
     );
-    assert_eq!(
-        (
-            p0.float_framebuffer,
-            p0.srgb_framebuffer,
-            p0.frame_count_mod
-        ),
-        (true, false, Some(16))
-    );
-    assert_eq!(
-        p0.scale,
-        Some(Scale {
-            x: (ScaleType::Source, 2.0),
-            y: (ScaleType::Source, 2.0)
-        })
-    );
+    assert_eq!((p0.float_framebuffer, p0.srgb_framebuffer, p0.frame_count_mod), (true, false, Some(16)));
+    assert_eq!(p0.scale, Some(Scale { x: (ScaleType::Source, 2.0), y: (ScaleType::Source, 2.0) }));
     let p1 = &p.passes[1];
     assert_eq!(p1.shader_resolved, PathBuf::from("../common/second.cg"));
-    assert_eq!(
-        p1.scale,
-        Some(Scale {
-            x: (ScaleType::Viewport, 0.5),
-            y: (ScaleType::Absolute, 240.0)
-        })
-    );
-    assert_eq!(
-        (
-            p1.srgb_framebuffer,
-            p1.frame_count_mod,
-            p1.filter_linear,
-            p1.wrap_mode
-        ),
-        (true, None, None, None)
-    );
+    assert_eq!(p1.scale, Some(Scale { x: (ScaleType::Viewport, 0.5), y: (ScaleType::Absolute, 240.0) }));
+    assert_eq!((p1.srgb_framebuffer, p1.frame_count_mod, p1.filter_linear, p1.wrap_mode), (true, None, None, None));
     let p2 = &p.passes[2];
-    assert_eq!(
-        (p2.scale, p2.alias.as_deref(), p2.mipmap_input),
-        (None, None, false)
-    );
+    assert_eq!((p2.scale, p2.alias.as_deref(), p2.mipmap_input), (None, None, false));
     assert_eq!(p.feedback_pass, Some(1));
     assert_eq!(p.textures.len(), 2);
     let lut = &p.textures[0];
     assert_eq!(
-        (
-            lut.name.as_str(),
-            lut.path.as_path(),
-            lut.linear,
-            lut.wrap_mode,
-            lut.mipmap
-        ),
-        (
-            "LUT",
-            Path::new("luts/lut.png"),
-            Some(true),
-            Some(WrapMode::Repeat),
-            true
-        )
+        (lut.name.as_str(), lut.path.as_path(), lut.linear, lut.wrap_mode, lut.mipmap),
+        ("LUT", Path::new("luts/lut.png"), Some(true), Some(WrapMode::Repeat), true)
     );
     let mask = &p.textures[1];
-    assert_eq!(
-        (mask.linear, mask.wrap_mode, mask.mipmap),
-        (None, None, false)
-    );
-    assert_eq!(
-        p.parameters,
-        [("GAMMA".to_owned(), 2.4), ("SHARP".to_owned(), 0.5)]
-    );
+    assert_eq!((mask.linear, mask.wrap_mode, mask.mipmap), (None, None, false));
+    assert_eq!(p.parameters, [("GAMMA".to_owned(), 2.4), ("SHARP".to_owned(), 0.5)]);
     assert_eq!(p.parameter("GAMMA"), Some(2.4));
     let ctx = p.pass_context(2);
     assert_eq!((ctx.pass, ctx.passes, ctx.feedback_pass), (2, 3, Some(1)));
@@ -180,13 +118,11 @@ SHARP = "0.5"
 #[test]
 fn crlf_quotes_and_comments_do_not_change_the_model() {
     let lf = "shaders = 2\nshader0 = a.cg\nfilter_linear0 = true\nscale_type0 = source\nscale0 = 2\nshader1 = b.cg\n";
-    let noisy = "\u{feff}# preset\r\nshaders = \"2\" # two\r\n\r\n  shader0   =   \"a.cg\"\r\nfilter_linear0 = \"1\"\r\n\
+    let noisy =
+        "\u{feff}# preset\r\nshaders = \"2\" # two\r\n\r\n  shader0   =   \"a.cg\"\r\nfilter_linear0 = \"1\"\r\n\
                  scale_type0 = \"source\"\r\nscale0 = \"2.0\"\r\n// pass 1\r\nshader1 = b.cg\r\n";
     let (a, (b, d)) = (ok(lf), with_warnings(noisy));
-    assert_eq!(
-        d.iter().map(|d| d.0).collect::<Vec<_>>(),
-        [codes::W_PRESET_BOM]
-    );
+    assert_eq!(d.iter().map(|d| d.0).collect::<Vec<_>>(), [codes::W_PRESET_BOM]);
     assert_eq!(settings(&a), settings(&b));
     assert_eq!(
         a.passes.iter().map(|p| &p.shader).collect::<Vec<_>>(),
@@ -196,43 +132,19 @@ fn crlf_quotes_and_comments_do_not_change_the_model() {
 
 #[test]
 fn errors_where_retroarch_fails_with_their_positions() {
-    assert_eq!(
-        fails("shader0 = a.cg\n"),
-        [(codes::E_PRESET_NO_PASSES, 1, 1)]
-    );
-    assert_eq!(
-        fails("# x\nshaders = 0\n"),
-        [(codes::E_PRESET_NO_PASSES, 2, 11)]
-    );
-    assert_eq!(
-        fails("shaders = lots\n"),
-        [(codes::E_PRESET_NO_PASSES, 1, 11)]
-    );
-    assert_eq!(
-        fails("shaders = 27\n"),
-        [(codes::E_PRESET_PASS_COUNT, 1, 11)]
-    );
-    assert_eq!(
-        fails("shaders = 2\nshader0 = a.cg\n"),
-        [(codes::E_PRESET_MISSING_SHADER, 1, 11)]
-    );
-    assert_eq!(
-        fails("shaders = 1\nshader0 = \"\"\n"),
-        [(codes::E_PRESET_MISSING_SHADER, 2, 11)]
-    );
+    assert_eq!(fails("shader0 = a.cg\n"), [(codes::E_PRESET_NO_PASSES, 1, 1)]);
+    assert_eq!(fails("# x\nshaders = 0\n"), [(codes::E_PRESET_NO_PASSES, 2, 11)]);
+    assert_eq!(fails("shaders = lots\n"), [(codes::E_PRESET_NO_PASSES, 1, 11)]);
+    assert_eq!(fails("shaders = 27\n"), [(codes::E_PRESET_PASS_COUNT, 1, 11)]);
+    assert_eq!(fails("shaders = 2\nshader0 = a.cg\n"), [(codes::E_PRESET_MISSING_SHADER, 1, 11)]);
+    assert_eq!(fails("shaders = 1\nshader0 = \"\"\n"), [(codes::E_PRESET_MISSING_SHADER, 2, 11)]);
     assert_eq!(
         fails("shaders = 1\nshader0 = a.cg\ntextures = \"A;B\"\nA = a.png\n"),
         [(codes::E_PRESET_MISSING_TEXTURE, 3, 12)]
     );
-    assert_eq!(
-        fails("shaders = 1\nshader0 = a.cg\nscale_type0 = Source\n"),
-        [(codes::E_PRESET_SCALE_TYPE, 3, 15)]
-    );
+    assert_eq!(fails("shaders = 1\nshader0 = a.cg\nscale_type0 = Source\n"), [(codes::E_PRESET_SCALE_TYPE, 3, 15)]);
     // A #reference cannot be followed without a file system.
-    assert_eq!(
-        fails("#reference \"other.cgp\"\n"),
-        [(codes::E_PRESET_IO, 1, 12)]
-    );
+    assert_eq!(fails("#reference \"other.cgp\"\n"), [(codes::E_PRESET_IO, 1, 12)]);
 }
 
 #[test]
@@ -254,44 +166,25 @@ fn warnings_keep_going_with_their_positions() {
         ]
     );
     let p0 = &p.passes[0];
-    assert_eq!(
-        (p0.filter_linear, p0.frame_count_mod, p0.alias.as_deref()),
-        (None, None, Some("two"))
-    );
-    assert_eq!(
-        p0.scale,
-        Some(Scale {
-            x: (ScaleType::Source, 2.0),
-            y: (ScaleType::Source, 2.0)
-        })
-    );
+    assert_eq!((p0.filter_linear, p0.frame_count_mod, p0.alias.as_deref()), (None, None, Some("two")));
+    assert_eq!(p0.scale, Some(Scale { x: (ScaleType::Source, 2.0), y: (ScaleType::Source, 2.0) }));
 }
 
 #[test]
 fn diagnostics_render_with_file_line_and_column() {
     let (_, _, rendered) = cgp("shaders = 1\nshader0 = a.cg\nscale_1 = 2.0\n");
-    assert_eq!(
-        rendered,
-        "test.cgp:3:1: warning[W0503]: unknown key `scale_1`; ignored\n"
-    );
+    assert_eq!(rendered, "test.cgp:3:1: warning[W0503]: unknown key `scale_1`; ignored\n");
 }
 
 #[test]
 fn scale_keys_without_a_type_are_ignored() {
-    let (p, d) =
-        with_warnings("shaders = 2\nshader0 = a.cg\nscale0 = 2.0\nscale_y0 = 3\nshader1 = b.cg\n");
+    let (p, d) = with_warnings("shaders = 2\nshader0 = a.cg\nscale0 = 2.0\nscale_y0 = 3\nshader1 = b.cg\n");
     assert_eq!(d, [(codes::W_PRESET_SCALE_IGNORED, 3, 1)]);
     assert_eq!(p.passes[0].scale, None);
     assert_eq!(p.passes[0].ignored_scale_keys, ["scale0", "scale_y0"]);
     let w = write_slangp_with_notes(&p, &["a.slang".into(), "b.slang".into()], &[]);
     assert!(!w.text.contains("scale"), "{}", w.text);
-    assert_eq!(
-        w.notes,
-        [WriteNote::ScaleKeysIgnored {
-            pass: 0,
-            keys: vec!["scale0".into(), "scale_y0".into()]
-        }]
-    );
+    assert_eq!(w.notes, [WriteNote::ScaleKeysIgnored { pass: 0, keys: vec!["scale0".into(), "scale_y0".into()] }]);
 }
 
 #[test]
@@ -304,59 +197,33 @@ fn scale_type_overrides_axes_and_scale_beats_axis_factors() {
          scale_type3 = absolute\nscale_x3 = 320\n",
     );
     let s = |i: usize| p.passes[i].scale;
-    assert_eq!(
-        s(0),
-        Some(Scale {
-            x: (ScaleType::Viewport, 0.5),
-            y: (ScaleType::Viewport, 1.0)
-        })
-    );
+    assert_eq!(s(0), Some(Scale { x: (ScaleType::Viewport, 0.5), y: (ScaleType::Viewport, 1.0) }));
     assert_eq!(
         s(1),
-        Some(Scale {
-            x: (ScaleType::Absolute, 256.0),
-            y: (ScaleType::Source, 2.0)
-        }),
+        Some(Scale { x: (ScaleType::Absolute, 256.0), y: (ScaleType::Source, 2.0) }),
         "absolute as integer; untyped axis is source"
     );
     assert_eq!(
         s(2),
-        Some(Scale {
-            x: (ScaleType::Source, 3.0),
-            y: (ScaleType::Viewport, 3.0)
-        }),
+        Some(Scale { x: (ScaleType::Source, 3.0), y: (ScaleType::Viewport, 3.0) }),
         "scale2 beats scale_y2"
     );
     assert_eq!(
         s(3),
-        Some(Scale {
-            x: (ScaleType::Absolute, 320.0),
-            y: (ScaleType::Absolute, 0.0)
-        }),
+        Some(Scale { x: (ScaleType::Absolute, 320.0), y: (ScaleType::Absolute, 0.0) }),
         "RetroArch leaves 0 px"
     );
     assert_eq!(p.passes[0].ignored_scale_keys, ["scale_type_x0"]);
     assert_eq!(p.passes[2].ignored_scale_keys, ["scale_y2"]);
     let codes: Vec<_> = d.iter().map(|d| d.0).collect();
-    assert_eq!(
-        codes,
-        [
-            codes::W_PRESET_SCALE_IGNORED,
-            codes::W_PRESET_SCALE_IGNORED,
-            codes::W_PRESET_BAD_VALUE
-        ]
-    );
+    assert_eq!(codes, [codes::W_PRESET_SCALE_IGNORED, codes::W_PRESET_SCALE_IGNORED, codes::W_PRESET_BAD_VALUE]);
 }
 
 #[test]
 fn lut_keys() {
     let p = ok("shaders = 1\nshader0 = a.cg\ntextures = \"A;B;C\"\nA = \"a dir\\a.png\"\nA_linear = false\nA_wrap_mode = mirrored_repeat\n\
                 B = b.png\nB_mipmap = 1\nC = ../c.png\nC_wrap_mode = clamp_to_edge\n");
-    let l: Vec<_> = p
-        .textures
-        .iter()
-        .map(|l| (l.name.as_str(), l.linear, l.wrap_mode, l.mipmap))
-        .collect();
+    let l: Vec<_> = p.textures.iter().map(|l| (l.name.as_str(), l.linear, l.wrap_mode, l.mipmap)).collect();
     assert_eq!(
         l,
         [
@@ -365,41 +232,19 @@ fn lut_keys() {
             ("C", None, Some(WrapMode::ClampToEdge), false)
         ]
     );
-    assert_eq!(
-        p.textures[0].resolved,
-        PathBuf::from("a dir/a.png"),
-        "backslashes conformed"
-    );
-    assert_eq!(
-        p.textures[0].path,
-        PathBuf::from("a dir\\a.png"),
-        "kept as written"
-    );
+    assert_eq!(p.textures[0].resolved, PathBuf::from("a dir/a.png"), "backslashes conformed");
+    assert_eq!(p.textures[0].path, PathBuf::from("a dir\\a.png"), "kept as written");
 }
 
 #[test]
 fn parameters_listed_unlisted_and_missing() {
-    let (p, d) =
-        with_warnings("shaders = 1\nshader0 = a.cg\nparameters = \"A;B;A\"\nA = 0.5\nC = 2\n");
+    let (p, d) = with_warnings("shaders = 1\nshader0 = a.cg\nparameters = \"A;B;A\"\nA = 0.5\nC = 2\n");
     assert_eq!(p.parameters, [("A".to_owned(), 0.5)]);
     assert_eq!(p.unlisted_values, [("C".to_owned(), 2.0)]);
-    assert_eq!(
-        d,
-        [
-            (codes::W_PRESET_PARAMETER, 5, 1),
-            (codes::W_PRESET_PARAMETER, 3, 14)
-        ]
-    );
+    assert_eq!(d, [(codes::W_PRESET_PARAMETER, 5, 1), (codes::W_PRESET_PARAMETER, 3, 14)]);
     let w = write_slangp_with_notes(&p, &["a.slang".into()], &[]);
-    assert!(
-        w.text.ends_with("parameters = \"A\"\nA = 0.5\n"),
-        "{}",
-        w.text
-    );
-    assert_eq!(
-        w.notes,
-        [WriteNote::UnlistedValuesDropped(vec!["C".into()])]
-    );
+    assert!(w.text.ends_with("parameters = \"A\"\nA = 0.5\n"), "{}", w.text);
+    assert_eq!(w.notes, [WriteNote::UnlistedValuesDropped(vec!["C".into()])]);
 }
 
 #[test]
@@ -410,14 +255,8 @@ fn feedback_pass_is_kept_in_the_model_and_dropped_by_the_writer() {
     assert!(!w.text.contains("feedback"), "{}", w.text);
     assert_eq!(w.notes, [WriteNote::FeedbackPassDropped(0)]);
     let (p, d) = with_warnings("shaders = 2\nshader0 = a.cg\nshader1 = b.cg\nfeedback_pass = 2\n");
-    assert_eq!(
-        (p.feedback_pass, d),
-        (None, vec![(codes::W_PRESET_BAD_VALUE, 4, 17)])
-    );
-    assert_eq!(
-        ok("shaders = 1\nshader0 = a.cg\nfeedback_pass = -1\n").feedback_pass,
-        None
-    );
+    assert_eq!((p.feedback_pass, d), (None, vec![(codes::W_PRESET_BAD_VALUE, 4, 17)]));
+    assert_eq!(ok("shaders = 1\nshader0 = a.cg\nfeedback_pass = -1\n").feedback_pass, None);
 }
 
 fn fs(files: &[(&str, &str)]) -> MemoryFs {
@@ -450,58 +289,24 @@ fn reference_chain_overrides_parameters_and_lut_paths() {
     let Some(p) = p else { panic!("{d:?}") };
     assert_eq!(p.path, PathBuf::from("shaders/presets/user/top.cgp"));
     assert_eq!(p.root, PathBuf::from("shaders/crt/root.cgp"));
-    assert_eq!(
-        p.references,
-        [
-            PathBuf::from("shaders/presets/mid.cgp"),
-            PathBuf::from("shaders/presets/user/top.cgp")
-        ]
-    );
-    assert_eq!(
-        p.passes[0].shader_resolved,
-        PathBuf::from("shaders/crt/a.cg"),
-        "passes resolve against the root"
-    );
-    assert_eq!(
-        p.passes[0].filter_linear, None,
-        "a referencing preset cannot change passes"
-    );
+    assert_eq!(p.references, [PathBuf::from("shaders/presets/mid.cgp"), PathBuf::from("shaders/presets/user/top.cgp")]);
+    assert_eq!(p.passes[0].shader_resolved, PathBuf::from("shaders/crt/a.cg"), "passes resolve against the root");
+    assert_eq!(p.passes[0].filter_linear, None, "a referencing preset cannot change passes");
     assert_eq!(p.textures[0].path, PathBuf::from("masks/other.png"));
     assert_eq!(
         p.textures[0].resolved,
         PathBuf::from("shaders/presets/masks/other.png"),
         "relative to the overriding preset"
     );
-    assert_eq!(
-        p.textures[0].linear,
-        Some(true),
-        "LUT settings stay the root's"
-    );
-    assert_eq!(
-        p.textures[1].resolved,
-        PathBuf::from("shaders/crt/noise.png")
-    );
-    assert_eq!(
-        p.parameters,
-        [
-            ("GAMMA".to_owned(), 2.5),
-            ("SHARP".to_owned(), 0.25),
-            ("EXTRA".to_owned(), 3.0)
-        ]
-    );
-    assert_eq!(
-        d,
-        [(codes::W_PRESET_NOT_OVERRIDABLE, 4, 1)],
-        "filter_linear0 in top.cgp"
-    );
+    assert_eq!(p.textures[0].linear, Some(true), "LUT settings stay the root's");
+    assert_eq!(p.textures[1].resolved, PathBuf::from("shaders/crt/noise.png"));
+    assert_eq!(p.parameters, [("GAMMA".to_owned(), 2.5), ("SHARP".to_owned(), 0.25), ("EXTRA".to_owned(), 3.0)]);
+    assert_eq!(d, [(codes::W_PRESET_NOT_OVERRIDABLE, 4, 1)], "filter_linear0 in top.cgp");
 }
 
 #[test]
 fn reference_cycles_show_the_chain() {
-    let fs = fs(&[
-        ("p/a.cgp", "#reference \"b.cgp\"\n"),
-        ("p/b.cgp", "#reference \"sub/../a.cgp\"\n"),
-    ]);
+    let fs = fs(&[("p/a.cgp", "#reference \"b.cgp\"\n"), ("p/b.cgp", "#reference \"sub/../a.cgp\"\n")]);
     let (p, d, diags) = load_in(&fs, "p/a.cgp");
     assert!(p.is_none());
     assert_eq!(d, [(codes::E_PRESET_REFERENCE_CYCLE, 1, 12)]);
@@ -512,22 +317,13 @@ fn reference_cycles_show_the_chain() {
 }
 
 fn fs_self() -> MemoryFs {
-    fs(&[(
-        "self.cgp",
-        "#reference \"self.cgp\"\nshaders = 1\nshader0 = a.cg\n",
-    )])
+    fs(&[("self.cgp", "#reference \"self.cgp\"\nshaders = 1\nshader0 = a.cg\n")])
 }
 
 #[test]
 fn reference_depth_is_limited_to_sixteen() {
-    let mut files: Vec<(String, String)> = (0..17)
-        .map(|i| {
-            (
-                format!("r{i}.cgp"),
-                format!("#reference \"r{}.cgp\"\n", i + 1),
-            )
-        })
-        .collect();
+    let mut files: Vec<(String, String)> =
+        (0..17).map(|i| (format!("r{i}.cgp"), format!("#reference \"r{}.cgp\"\n", i + 1))).collect();
     files.push(("r17.cgp".into(), "shaders = 1\nshader0 = a.cg\n".into()));
     let mut memory = MemoryFs::new();
     for (p, t) in &files {
@@ -548,10 +344,7 @@ fn reference_errors_as_in_retroarch() {
         ("root.cgp", "shaders = 1\nshader0 = a.cg\n"),
         ("other.cgp", "shaders = 1\nshader0 = b.cg\n"),
         ("params.cgp", "X = 1\n"),
-        (
-            "two.cgp",
-            "#reference root.cgp\n#reference params.cgp\n#reference other.cgp\n",
-        ),
+        ("two.cgp", "#reference root.cgp\n#reference params.cgp\n#reference other.cgp\n"),
         ("empty.cgp", "#reference params.cgp\n"),
         ("missing.cgp", "#reference nowhere.cgp\n"),
     ]);
@@ -660,46 +453,13 @@ levels_contrast = "1.0"
 fn royale_shaped_preset() {
     let p = ok(ROYALE_SHAPED);
     assert_eq!(p.passes.len(), 7);
-    let aliases: Vec<_> = p
-        .passes
-        .iter()
-        .map(|p| p.alias.as_deref().unwrap_or(""))
-        .collect();
-    assert_eq!(
-        aliases,
-        [
-            "ORIG_LINEARIZED",
-            "VERTICAL_SCANLINES",
-            "BLOOM_APPROX",
-            "",
-            "",
-            "",
-            ""
-        ]
-    );
-    assert_eq!(
-        p.passes[2].scale,
-        Some(Scale {
-            x: (ScaleType::Absolute, 320.0),
-            y: (ScaleType::Absolute, 240.0)
-        })
-    );
-    assert_eq!(
-        p.passes[4].scale,
-        Some(Scale {
-            x: (ScaleType::Absolute, 64.0),
-            y: (ScaleType::Viewport, 0.0625)
-        })
-    );
+    let aliases: Vec<_> = p.passes.iter().map(|p| p.alias.as_deref().unwrap_or("")).collect();
+    assert_eq!(aliases, ["ORIG_LINEARIZED", "VERTICAL_SCANLINES", "BLOOM_APPROX", "", "", "", ""]);
+    assert_eq!(p.passes[2].scale, Some(Scale { x: (ScaleType::Absolute, 320.0), y: (ScaleType::Absolute, 240.0) }));
+    assert_eq!(p.passes[4].scale, Some(Scale { x: (ScaleType::Absolute, 64.0), y: (ScaleType::Viewport, 0.0625) }));
     assert_eq!(p.passes[6].scale, None);
-    assert_eq!(
-        p.passes[3].shader_resolved,
-        PathBuf::from("../blurs/blur9fast-vertical.cg")
-    );
-    assert_eq!(
-        p.textures.iter().map(|l| l.mipmap).collect::<Vec<_>>(),
-        [false, true]
-    );
+    assert_eq!(p.passes[3].shader_resolved, PathBuf::from("../blurs/blur9fast-vertical.cg"));
+    assert_eq!(p.textures.iter().map(|l| l.mipmap).collect::<Vec<_>>(), [false, true]);
     assert_eq!(p.pass_context(3).aliases[2], "BLOOM_APPROX");
 }
 
@@ -722,11 +482,8 @@ fn settings(p: &Preset) -> String {
             )
         })
         .collect();
-    let luts: Vec<String> = p
-        .textures
-        .iter()
-        .map(|l| format!("{} {:?} {:?} {}", l.name, l.linear, l.wrap_mode, l.mipmap))
-        .collect();
+    let luts: Vec<String> =
+        p.textures.iter().map(|l| format!("{} {:?} {:?} {}", l.name, l.linear, l.wrap_mode, l.mipmap)).collect();
     format!("{passes:#?}\n{luts:#?}\n{:?}", p.parameters)
 }
 
@@ -740,21 +497,11 @@ fn writer_round_trips_through_the_slangp_reader() {
     let mut sources = SourceMap::new();
     let (back, d) = parse_slangp_str(&mut sources, "out.slangp", &w.text);
     assert!(d.is_empty(), "{}", render_short(&sources, &d));
-    let Some(back) = back else {
-        panic!("no preset")
-    };
+    let Some(back) = back else { panic!("no preset") };
     assert_eq!(settings(&back), settings(&p));
-    let shaders: Vec<String> = back
-        .passes
-        .iter()
-        .map(|s| s.shader.display().to_string())
-        .collect();
+    let shaders: Vec<String> = back.passes.iter().map(|s| s.shader.display().to_string()).collect();
     assert_eq!(shaders, shader_paths);
-    let luts: Vec<String> = back
-        .textures
-        .iter()
-        .map(|l| l.path.display().to_string())
-        .collect();
+    let luts: Vec<String> = back.textures.iter().map(|l| l.path.display().to_string()).collect();
     assert_eq!(luts, lut_paths);
     // Writing again gives the same text.
     assert_eq!(write_slangp(&back, &shader_paths, &lut_paths), w.text);

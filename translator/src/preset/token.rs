@@ -51,9 +51,7 @@ impl Item {
     pub fn span(&self) -> Span {
         match self {
             Item::Entry { key, value } => key.span.to(value.span),
-            Item::Reference { directive, path } | Item::Include { directive, path } => {
-                directive.span.to(path.span)
-            }
+            Item::Reference { directive, path } | Item::Include { directive, path } => directive.span.to(path.span),
         }
     }
 }
@@ -80,14 +78,7 @@ pub fn tokenize(file: FileId, text: &str) -> Tokens {
     while start <= text.len() {
         row = row.saturating_add(1);
         let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let mut line = Line {
-            file,
-            text,
-            line_start: start,
-            row,
-            start,
-            end,
-        };
+        let mut line = Line { file, text, line_start: start, row, start, end };
         if let Some(stripped) = text[line.start..line.end].strip_suffix('\r') {
             line.end = line.start + stripped.len();
         }
@@ -96,9 +87,12 @@ pub fn tokenize(file: FileId, text: &str) -> Tokens {
             line.start = bom;
             line.end = line.end.max(bom);
             tokens.diagnostics.push(
-                Diagnostic::warning(codes::W_PRESET_BOM, "the file starts with a UTF-8 byte-order mark; it was stripped")
-                    .with_primary(Span::new(file, 0, bom as u32), "byte-order mark")
-                    .with_note("RetroArch's config reader does not strip it: it would have ignored the first line"),
+                Diagnostic::warning(
+                    codes::W_PRESET_BOM,
+                    "the file starts with a UTF-8 byte-order mark; it was stripped",
+                )
+                .with_primary(Span::new(file, 0, bom as u32), "byte-order mark")
+                .with_note("RetroArch's config reader does not strip it: it would have ignored the first line"),
             );
         }
         let before = tokens.diagnostics.len();
@@ -145,9 +139,7 @@ fn flush_junk(junk: &mut Option<(Span, Span, usize)>, text: &str, tokens: &mut T
     let d = Diagnostic::warning(codes::W_PRESET_SYNTAX, message)
         .with_primary(span, "no `=`")
         .with_note("RetroArch ignores such lines; comments start with `#`");
-    tokens
-        .diagnostics
-        .insert(at.min(tokens.diagnostics.len()), d);
+    tokens.diagnostics.insert(at.min(tokens.diagnostics.len()), d);
 }
 
 /// One line of the file: `start..end` excludes the newline and a trailing `\r`.
@@ -167,25 +159,13 @@ impl Line<'_> {
     }
 
     fn token(&self, start: usize, end: usize, text: &str, quoted: bool) -> Token {
-        let col = self
-            .text
-            .get(self.line_start..start)
-            .map_or(0, |s| s.chars().count())
-            + 1;
-        Token {
-            text: text.to_owned(),
-            span: self.span(start, end),
-            row: self.row,
-            col: col as u32,
-            quoted,
-        }
+        let col = self.text.get(self.line_start..start).map_or(0, |s| s.chars().count()) + 1;
+        Token { text: text.to_owned(), span: self.span(start, end), row: self.row, col: col as u32, quoted }
     }
 
     /// Offset of the first non-blank byte at or after `at` (at most `end`).
     fn skip_blanks(&self, at: usize, end: usize) -> usize {
-        self.text[at..end]
-            .find(|c: char| !is_blank(c))
-            .map_or(end, |i| at + i)
+        self.text[at..end].find(|c: char| !is_blank(c)).map_or(end, |i| at + i)
     }
 
     fn tokenize(&self, tokens: &mut Tokens) -> Outcome {
@@ -216,14 +196,9 @@ impl Line<'_> {
                 let at = self.end - rest.len();
                 let word_end = at + rest.find(is_blank).unwrap_or(rest.len());
                 tokens.diagnostics.push(
-                    Diagnostic::warning(
-                        codes::W_PRESET_DIRECTIVE,
-                        "an indented directive is a comment",
-                    )
-                    .with_primary(self.span(at, word_end), "not at the start of the line")
-                    .with_note(
-                        "RetroArch reads `#reference` and `#include` only in the first column",
-                    ),
+                    Diagnostic::warning(codes::W_PRESET_DIRECTIVE, "an indented directive is a comment")
+                        .with_primary(self.span(at, word_end), "not at the start of the line")
+                        .with_note("RetroArch reads `#reference` and `#include` only in the first column"),
                 );
             }
             return Outcome::Other;
@@ -231,9 +206,7 @@ impl Line<'_> {
         if self.text[key_start..end].starts_with("//") {
             return Outcome::Other;
         }
-        let key_end = self.text[key_start..end]
-            .find(is_blank)
-            .map_or(end, |i| key_start + i);
+        let key_end = self.text[key_start..end].find(is_blank).map_or(end, |i| key_start + i);
         let key_text = &self.text[key_start..key_end];
         if let Some(eq) = key_text.find('=') {
             let message = if eq == 0 {
@@ -276,11 +249,8 @@ impl Line<'_> {
                     let value = inner.trim_end_matches(is_blank);
                     let stop = at + 1 + value.len();
                     tokens.diagnostics.push(
-                        Diagnostic::warning(
-                            codes::W_PRESET_UNTERMINATED,
-                            "the closing quote is missing",
-                        )
-                        .with_primary(self.span(at, stop), "read to the end of the line"),
+                        Diagnostic::warning(codes::W_PRESET_UNTERMINATED, "the closing quote is missing")
+                            .with_primary(self.span(at, stop), "read to the end of the line"),
                     );
                     (self.token(at, stop, value, true), end)
                 }
@@ -293,17 +263,12 @@ impl Line<'_> {
         let tail = &self.text[junk_start..end];
         if junk_start < end && !tail.starts_with("//") && !tail.starts_with('#') {
             let junk = self.text[junk_start..end].trim_end_matches(is_blank);
-            let mut d = Diagnostic::warning(
-                codes::W_PRESET_TRAILING,
-                format!("text after the value is ignored: `{junk}`"),
-            )
-            .with_primary(self.span(junk_start, junk_start + junk.len()), "ignored")
-            .with_secondary(token.span, "the value");
+            let mut d =
+                Diagnostic::warning(codes::W_PRESET_TRAILING, format!("text after the value is ignored: `{junk}`"))
+                    .with_primary(self.span(junk_start, junk_start + junk.len()), "ignored")
+                    .with_secondary(token.span, "the value");
             if !token.quoted {
-                d = d.with_note(format!(
-                    "RetroArch reads only `{}`; quote a value that contains blanks",
-                    token.text
-                ));
+                d = d.with_note(format!("RetroArch reads only `{}`; quote a value that contains blanks", token.text));
             }
             tokens.diagnostics.push(d);
         }
@@ -319,25 +284,15 @@ impl Line<'_> {
         } else {
             return;
         };
-        let directive = self.token(
-            self.start,
-            self.start + 1 + word.len(),
-            &format!("#{word}"),
-            false,
-        );
+        let directive = self.token(self.start, self.start + 1 + word.len(), &format!("#{word}"), false);
         let after = self.start + 1 + word.len();
         if !self.text[after..self.end].starts_with(' ') {
             let at_end = self.skip_blanks(after, self.end) == self.end;
             if at_end || self.text[after..self.end].starts_with(is_blank) {
                 tokens.diagnostics.push(
-                    Diagnostic::warning(
-                        codes::W_PRESET_DIRECTIVE,
-                        format!("`#{word}` without a path is a comment"),
-                    )
-                    .with_primary(directive.span, "")
-                    .with_note(format!(
-                        "write `#{word} \"path\"` (one space after `#{word}`)"
-                    )),
+                    Diagnostic::warning(codes::W_PRESET_DIRECTIVE, format!("`#{word}` without a path is a comment"))
+                        .with_primary(directive.span, "")
+                        .with_note(format!("write `#{word} \"path\"` (one space after `#{word}`)")),
                 );
             }
             // Otherwise a comment such as `#referenced ...`.
@@ -346,22 +301,16 @@ impl Line<'_> {
         let value_start = self.skip_blanks(after, self.end);
         if value_start == self.end {
             tokens.diagnostics.push(
-                Diagnostic::warning(
-                    codes::W_PRESET_DIRECTIVE,
-                    format!("`#{word}` without a path; ignored"),
-                )
-                .with_primary(directive.span, ""),
+                Diagnostic::warning(codes::W_PRESET_DIRECTIVE, format!("`#{word}` without a path; ignored"))
+                    .with_primary(directive.span, ""),
             );
             return;
         }
         let path = self.value(value_start, self.end, tokens);
         if path.text.is_empty() {
             tokens.diagnostics.push(
-                Diagnostic::warning(
-                    codes::W_PRESET_DIRECTIVE,
-                    format!("`#{word}` with an empty path; ignored"),
-                )
-                .with_primary(directive.span.to(path.span), ""),
+                Diagnostic::warning(codes::W_PRESET_DIRECTIVE, format!("`#{word}` with an empty path; ignored"))
+                    .with_primary(directive.span.to(path.span), ""),
             );
             return;
         }
@@ -389,11 +338,7 @@ mod tests {
     }
 
     fn codes_of(text: &str) -> Vec<&'static str> {
-        tokenize(FileId(0), text)
-            .diagnostics
-            .iter()
-            .map(|d| d.code)
-            .collect()
+        tokenize(FileId(0), text).diagnostics.iter().map(|d| d.code).collect()
     }
 
     fn e(k: &str, v: &str, q: bool) -> (String, String, bool) {
@@ -403,37 +348,18 @@ mod tests {
     #[test]
     fn quoted_and_unquoted_values() {
         let t = "shaders = 2\nshader0 = \"a b/c.cg\"\nshader1=x\nalias0 =  \"\"\n";
-        assert_eq!(
-            entries(t),
-            [
-                e("shaders", "2", false),
-                e("shader0", "a b/c.cg", true),
-                e("alias0", "", true)
-            ]
-        );
-        assert_eq!(
-            codes_of(t),
-            [codes::W_PRESET_SYNTAX],
-            "`shader1=x` has no blank before `=`"
-        );
+        assert_eq!(entries(t), [e("shaders", "2", false), e("shader0", "a b/c.cg", true), e("alias0", "", true)]);
+        assert_eq!(codes_of(t), [codes::W_PRESET_SYNTAX], "`shader1=x` has no blank before `=`");
     }
 
     #[test]
     fn spans_rows_and_columns() {
         let t = "# c\n\n  shaders   =   \"3\"\r\n";
         let toks = tokenize(FileId(7), t);
-        let Some(Item::Entry { key, value }) = toks.items.first() else {
-            panic!("no entry: {toks:?}")
-        };
+        let Some(Item::Entry { key, value }) = toks.items.first() else { panic!("no entry: {toks:?}") };
         assert_eq!((key.row, key.col, value.row, value.col), (3, 3, 3, 17));
-        assert_eq!(
-            &t[key.span.start as usize..key.span.end as usize],
-            "shaders"
-        );
-        assert_eq!(
-            &t[value.span.start as usize..value.span.end as usize],
-            "\"3\""
-        );
+        assert_eq!(&t[key.span.start as usize..key.span.end as usize], "shaders");
+        assert_eq!(&t[value.span.start as usize..value.span.end as usize], "\"3\"");
         assert_eq!(value.span.file, FileId(7));
         assert!(toks.diagnostics.is_empty());
     }
@@ -443,22 +369,12 @@ mod tests {
         let t = "\u{feff}shaders = 1\r\n\r\n# shader0 = no.cg\r\nshader0 = a.cg # trailing\r\nfilter_linear0 = \"tr#ue\"\r\n// c++ style\r\n   \r\n";
         assert_eq!(
             entries(t),
-            [
-                e("shaders", "1", false),
-                e("shader0", "a.cg", false),
-                e("filter_linear0", "tr#ue", true)
-            ]
+            [e("shaders", "1", false), e("shader0", "a.cg", false), e("filter_linear0", "tr#ue", true)]
         );
         assert_eq!(codes_of(t), [codes::W_PRESET_BOM]);
         let toks = tokenize(FileId(0), t);
-        let Some(Item::Entry { key, .. }) = toks.items.first() else {
-            panic!()
-        };
-        assert_eq!(
-            (key.row, key.col, key.span.start),
-            (1, 2, 3),
-            "the BOM is one column"
-        );
+        let Some(Item::Entry { key, .. }) = toks.items.first() else { panic!() };
+        assert_eq!((key.row, key.col, key.span.start), (1, 2, 3), "the BOM is one column");
     }
 
     #[test]
@@ -479,14 +395,7 @@ mod tests {
                 e("shader2", "c.cg", true)
             ]
         );
-        assert_eq!(
-            codes_of(t),
-            [
-                codes::W_PRESET_TRAILING,
-                codes::W_PRESET_TRAILING,
-                codes::W_PRESET_UNTERMINATED
-            ]
-        );
+        assert_eq!(codes_of(t), [codes::W_PRESET_TRAILING, codes::W_PRESET_TRAILING, codes::W_PRESET_UNTERMINATED]);
     }
 
     #[test]
@@ -499,11 +408,7 @@ mod tests {
         let msgs: Vec<_> = toks.diagnostics.iter().map(|d| d.message.clone()).collect();
         assert_eq!(msgs.len(), 2, "{msgs:?}");
         assert!(msgs[0].starts_with("3 lines without `=`"), "{msgs:?}");
-        assert_eq!(
-            entries("key =\n"),
-            [e("key", "", false)],
-            "an empty value is a value"
-        );
+        assert_eq!(entries("key =\n"), [e("key", "", false)], "an empty value is a value");
     }
 
     #[test]
@@ -521,10 +426,7 @@ mod tests {
             .collect();
         assert_eq!(refs, ["ref ../a b.cgp", "ref c.cgp", "inc d.cfg"]);
         let codes: Vec<_> = toks.diagnostics.iter().map(|d| d.code).collect();
-        assert_eq!(
-            codes,
-            [codes::W_PRESET_DIRECTIVE, codes::W_PRESET_DIRECTIVE]
-        );
+        assert_eq!(codes, [codes::W_PRESET_DIRECTIVE, codes::W_PRESET_DIRECTIVE]);
     }
 
     #[test]

@@ -221,10 +221,7 @@ pub struct Context<'a> {
 
 impl Context<'_> {
     pub fn root(dialect: Dialect) -> Context<'static> {
-        Context {
-            dialect,
-            overrides: None,
-        }
+        Context { dialect, overrides: None }
     }
 }
 
@@ -308,21 +305,12 @@ fn pass_key(key: &str) -> Option<(PassKey, usize)> {
 
 /// Splits `A;B;;C` into ids, dropping empty pieces (RetroArch skips them).
 pub fn split_list(s: &str) -> Vec<String> {
-    s.split(';')
-        .filter(|p| !p.is_empty())
-        .map(str::to_owned)
-        .collect()
+    s.split(';').filter(|p| !p.is_empty()).map(str::to_owned).collect()
 }
 
 /// Reads the values of one tokenized file.
 pub fn values(tokens: &Tokens, ctx: Context<'_>) -> Values {
-    let mut r = Reader {
-        ctx,
-        out: Values::default(),
-        luts: Vec::new(),
-        params: Vec::new(),
-        imports: Vec::new(),
-    };
+    let mut r = Reader { ctx, out: Values::default(), luts: Vec::new(), params: Vec::new(), imports: Vec::new() };
     // The lists come first: they decide what the other keys are. First occurrence wins.
     for item in &tokens.items {
         if let Item::Entry { key, value } = item {
@@ -346,10 +334,13 @@ pub fn values(tokens: &Tokens, ctx: Context<'_>) -> Values {
             Item::Entry { key, value } => {
                 if let Some(first) = seen.get(key.text.as_str()) {
                     r.out.diagnostics.push(
-                        Diagnostic::warning(codes::W_PRESET_DUPLICATE, format!("`{}` is given twice; the first value is used", key.text))
-                            .with_primary(key.span, "ignored")
-                            .with_secondary(*first, "first given here")
-                            .with_note("RetroArch keeps the first value of a key"),
+                        Diagnostic::warning(
+                            codes::W_PRESET_DUPLICATE,
+                            format!("`{}` is given twice; the first value is used", key.text),
+                        )
+                        .with_primary(key.span, "ignored")
+                        .with_secondary(*first, "first given here")
+                        .with_note("RetroArch keeps the first value of a key"),
                     );
                     continue;
                 }
@@ -365,9 +356,12 @@ pub fn values(tokens: &Tokens, ctx: Context<'_>) -> Values {
                 span: path.span,
             }),
             Item::Include { directive, path } => r.out.diagnostics.push(
-                Diagnostic::warning(codes::W_PRESET_DIRECTIVE, format!("`#include \"{}\"` is not followed in presets", path.text))
-                    .with_primary(directive.span.to(path.span), "ignored")
-                    .with_note("RetroArch's config reader would merge that file's keys; no shader preset relies on it"),
+                Diagnostic::warning(
+                    codes::W_PRESET_DIRECTIVE,
+                    format!("`#include \"{}\"` is not followed in presets", path.text),
+                )
+                .with_primary(directive.span.to(path.span), "ignored")
+                .with_note("RetroArch's config reader would merge that file's keys; no shader preset relies on it"),
             ),
         }
     }
@@ -387,16 +381,8 @@ struct Reader<'a> {
 const IMPORT_SUFFIXES: [&str; 5] = ["_semantic", "_wram", "_input_slot", "_mask", "_equal"];
 
 impl Reader<'_> {
-    fn warn(
-        &mut self,
-        code: &'static str,
-        message: String,
-        span: Span,
-        label: &str,
-    ) -> &mut Diagnostic {
-        self.out
-            .diagnostics
-            .push(Diagnostic::warning(code, message).with_primary(span, label));
+    fn warn(&mut self, code: &'static str, message: String, span: Span, label: &str) -> &mut Diagnostic {
+        self.out.diagnostics.push(Diagnostic::warning(code, message).with_primary(span, label));
         let last = self.out.diagnostics.len() - 1;
         &mut self.out.diagnostics[last]
     }
@@ -458,21 +444,14 @@ impl Reader<'_> {
             let id = id.to_owned();
             return match which {
                 0 => self.boolean(key, value).map(|b| Value::LutLinear(id, b)),
-                1 => self
-                    .wrap_mode(key, value)
-                    .map(|w| Value::LutWrapMode(id, w)),
+                1 => self.wrap_mode(key, value).map(|w| Value::LutWrapMode(id, w)),
                 _ => self.boolean(key, value).map(|b| Value::LutMipmap(id, b)),
             };
         }
         if self.params.iter().any(|p| p == k) {
-            return self
-                .float(key, value)
-                .map(|f| Value::ParameterValue(k.to_owned(), f));
+            return self.float(key, value).map(|f| Value::ParameterValue(k.to_owned(), f));
         }
-        if IMPORT_SUFFIXES.iter().any(|s| {
-            k.strip_suffix(s)
-                .is_some_and(|id| self.imports.iter().any(|i| i == id))
-        }) {
+        if IMPORT_SUFFIXES.iter().any(|s| k.strip_suffix(s).is_some_and(|id| self.imports.iter().any(|i| i == id))) {
             // Reported once, with `imports`.
             return None;
         }
@@ -487,14 +466,10 @@ impl Reader<'_> {
             } else {
                 format!("unknown key `{k}`; ignored")
             };
-            self.warn(codes::W_PRESET_UNKNOWN_KEY, message, key.span, "")
-                .notes
-                .push(hint);
+            self.warn(codes::W_PRESET_UNKNOWN_KEY, message, key.span, "").notes.push(hint);
             return None;
         }
-        let number = strtod(&value.text)
-            .filter(|(_, n)| *n == value.text.len())
-            .map(|(f, _)| f as f32);
+        let number = strtod(&value.text).filter(|(_, n)| *n == value.text.len()).map(|(f, _)| f as f32);
         match number {
             Some(f) if self.ctx.overrides.is_some() || self.ctx.dialect == Dialect::Slangp => {
                 // Current RetroArch looks every declared parameter up by name.
@@ -508,10 +483,7 @@ impl Reader<'_> {
                 };
                 self.warn(codes::W_PRESET_PARAMETER, message, key.span, "")
                     .notes
-                    .push(
-                        "Cg-era RetroArch applied only the parameters listed in `parameters`"
-                            .into(),
-                    );
+                    .push("Cg-era RetroArch applied only the parameters listed in `parameters`".into());
                 Some(Value::UnlistedValue(k.to_owned(), f))
             }
             None => {
@@ -529,8 +501,7 @@ impl Reader<'_> {
     fn shaders(&mut self, key: &Token, value: &Token) -> Option<Value> {
         if self.ctx.overrides.is_some() {
             // Only the root's pass count matters; the model says so.
-            return strtoul(&value.text)
-                .map(|(n, _, _)| Value::Shaders(u32::try_from(n).unwrap_or(u32::MAX)));
+            return strtoul(&value.text).map(|(n, _, _)| Value::Shaders(u32::try_from(n).unwrap_or(u32::MAX)));
         }
         let Some((n, len, negative)) = strtoul(&value.text) else {
             self.out.diagnostics.push(
@@ -557,22 +528,14 @@ impl Reader<'_> {
         let max = self.ctx.dialect.max_passes();
         if n == 0 {
             self.out.diagnostics.push(
-                Diagnostic::error(
-                    codes::E_PRESET_NO_PASSES,
-                    "`shaders = 0`: a preset needs at least one pass",
-                )
-                .with_primary(value.span, ""),
+                Diagnostic::error(codes::E_PRESET_NO_PASSES, "`shaders = 0`: a preset needs at least one pass")
+                    .with_primary(value.span, ""),
             );
         } else if n > u64::from(max) {
             self.out.diagnostics.push(
-                Diagnostic::error(
-                    codes::E_PRESET_PASS_COUNT,
-                    format!("absurd pass count: `shaders = {n}`"),
-                )
-                .with_primary(value.span, format!("at most {max} passes"))
-                .with_note(format!(
-                    "RetroArch keeps at most {max} passes (GFX_MAX_SHADERS)"
-                )),
+                Diagnostic::error(codes::E_PRESET_PASS_COUNT, format!("absurd pass count: `shaders = {n}`"))
+                    .with_primary(value.span, format!("at most {max} passes"))
+                    .with_note(format!("RetroArch keeps at most {max} passes (GFX_MAX_SHADERS)")),
             );
         }
         Some(Value::Shaders(u32::try_from(n).unwrap_or(u32::MAX)))
@@ -614,14 +577,8 @@ impl Reader<'_> {
     }
 
     fn bad(&mut self, key: &Token, value: &Token, expected: &str, note: &str) {
-        let message = format!(
-            "`{} = {}`: expected {expected}; ignored",
-            key.text,
-            show(value)
-        );
-        self.warn(codes::W_PRESET_BAD_VALUE, message, value.span, "")
-            .notes
-            .push(note.to_owned());
+        let message = format!("`{} = {}`: expected {expected}; ignored", key.text, show(value));
+        self.warn(codes::W_PRESET_BAD_VALUE, message, value.span, "").notes.push(note.to_owned());
     }
 
     /// Warns when a number was read from a prefix of the value only.
@@ -650,25 +607,13 @@ impl Reader<'_> {
             "true" => true,
             "false" => false,
             _ => {
-                self.bad(
-                    key,
-                    value,
-                    "`true`, `false`, `1` or `0`",
-                    "RetroArch ignores the key: the default applies",
-                );
+                self.bad(key, value, "`true`, `false`, `1` or `0`", "RetroArch ignores the key: the default applies");
                 return None;
             }
         };
-        self.warn(
-            codes::W_PRESET_BAD_VALUE,
-            format!("`{} = {}` read as {b}", key.text, value.text),
-            value.span,
-            "",
-        )
-        .notes
-        .push(
-            "RetroArch reads only lowercase `true`/`false` and would have ignored this key".into(),
-        );
+        self.warn(codes::W_PRESET_BAD_VALUE, format!("`{} = {}` read as {b}", key.text, value.text), value.span, "")
+            .notes
+            .push("RetroArch reads only lowercase `true`/`false` and would have ignored this key".into());
         Some(b)
     }
 
@@ -702,12 +647,9 @@ impl Reader<'_> {
             );
             return None;
         }
-        let mut d = Diagnostic::error(
-            codes::E_PRESET_SCALE_TYPE,
-            format!("invalid scale type `{}`", value.text),
-        )
-        .with_primary(value.span, "expected `source`, `viewport` or `absolute`")
-        .with_note("RetroArch refuses the preset (\"Invalid attribute\")");
+        let mut d = Diagnostic::error(codes::E_PRESET_SCALE_TYPE, format!("invalid scale type `{}`", value.text))
+            .with_primary(value.span, "expected `source`, `viewport` or `absolute`")
+            .with_note("RetroArch refuses the preset (\"Invalid attribute\")");
         if let Some(t) = ScaleType::parse(&value.text.to_ascii_lowercase()) {
             d = d.with_note(format!("did you mean `{t}`?"));
         } else if value.text == "original" {
@@ -724,10 +666,7 @@ impl Reader<'_> {
         };
         self.trailing(value, len, &format!("{}", f as f32));
         let int = strtol(&value.text).map_or(0, |(n, _)| n);
-        Some(Factor {
-            float: f as f32,
-            int,
-        })
+        Some(Factor { float: f as f32, int })
     }
 
     fn float(&mut self, key: &Token, value: &Token) -> Option<f32> {
@@ -764,10 +703,7 @@ fn suggestion(key: &str, luts: &[String]) -> Option<(String, bool)> {
     let known = |k: &str| GLOBAL_KEYS.contains(&k) || pass_key(k).is_some();
     let lower = key.to_ascii_lowercase();
     if lower != key && known(&lower) {
-        return Some((
-            format!("keys are case-sensitive: did you mean `{lower}`?"),
-            false,
-        ));
+        return Some((format!("keys are case-sensitive: did you mean `{lower}`?"), false));
     }
     // `scale_1`, `filter_linear_0`: an underscore before the index.
     let body = key.trim_end_matches(|c: char| c.is_ascii_digit());
@@ -782,10 +718,7 @@ fn suggestion(key: &str, luts: &[String]) -> Option<(String, bool)> {
             let n = index.trim_start_matches('0');
             let n = if n.is_empty() { "0" } else { n };
             if known(&format!("{body}{n}")) {
-                return Some((
-                    format!("RetroArch looks for `{body}{n}`, without leading zeros"),
-                    false,
-                ));
+                return Some((format!("RetroArch looks for `{body}{n}`, without leading zeros"), false));
             }
         }
         // librashader-only spellings.
@@ -797,19 +730,12 @@ fn suggestion(key: &str, luts: &[String]) -> Option<(String, bool)> {
         if let Some(ra) = lr {
             return Some((format!("RetroArch spells it `{ra}{index}`"), true));
         }
-        let close = PASS_KEYS
-            .iter()
-            .map(|(p, _)| *p)
-            .filter(|p| near(body, p))
-            .min_by_key(|p| edit_distance(body, p));
+        let close = PASS_KEYS.iter().map(|(p, _)| *p).filter(|p| near(body, p)).min_by_key(|p| edit_distance(body, p));
         if let Some(p) = close {
             return Some((format!("did you mean `{p}{index}`?"), false));
         }
     } else if PASS_KEYS.iter().any(|(p, _)| *p == key) {
-        return Some((
-            format!("per-pass keys need the pass number: `{key}0`, `{key}1`, ..."),
-            false,
-        ));
+        return Some((format!("per-pass keys need the pass number: `{key}0`, `{key}1`, ..."), false));
     }
     if let Some(id) = key.strip_prefix("filter_") {
         if luts.iter().any(|l| l == id) {
@@ -857,9 +783,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 fn skip_c_blanks(s: &str) -> usize {
-    s.len()
-        - s.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r'])
-            .len()
+    s.len() - s.trim_start_matches([' ', '\t', '\n', '\x0b', '\x0c', '\r']).len()
 }
 
 /// C `strtod` on the longest prefix of `s`: the value and the bytes read, or `None`
@@ -999,9 +923,7 @@ fn c_integer(s: &str) -> Option<(u64, usize, bool)> {
     let from = j;
     let mut v: u64 = 0;
     while let Some(d) = b.get(j).and_then(|c| (*c as char).to_digit(radix)) {
-        v = v
-            .saturating_mul(u64::from(radix))
-            .saturating_add(u64::from(d));
+        v = v.saturating_mul(u64::from(radix)).saturating_add(u64::from(d));
         j += 1;
     }
     if j == from {
@@ -1020,10 +942,7 @@ mod tests {
         let v = values(&tokenize(FileId(0), text), ctx);
         (
             v.items.into_iter().map(|l| l.value).collect(),
-            v.diagnostics
-                .into_iter()
-                .map(|d| (d.code, d.message))
-                .collect(),
+            v.diagnostics.into_iter().map(|d| (d.code, d.message)).collect(),
         )
     }
 
@@ -1069,14 +988,7 @@ mod tests {
     #[test]
     fn booleans() {
         let (v, d) = cgp("filter_linear0 = TRUE\nfilter_linear1 = False\nfilter_linear2 = yes\nfilter_linear3 = \"\"\nmipmap_input0 = \"true\"\n");
-        assert_eq!(
-            v,
-            [
-                Value::FilterLinear(0, true),
-                Value::FilterLinear(1, false),
-                Value::MipmapInput(0, true)
-            ]
-        );
+        assert_eq!(v, [Value::FilterLinear(0, true), Value::FilterLinear(1, false), Value::MipmapInput(0, true)]);
         assert_eq!(codes(&d), [codes::W_PRESET_BAD_VALUE; 4]);
         assert!(d[0].1.contains("read as true"), "{d:?}");
         assert!(d[2].1.contains("expected `true`"), "{d:?}");
@@ -1102,17 +1014,11 @@ mod tests {
                 Value::UnlistedValue("R".into(), 1.5),
             ]
         );
-        assert_eq!(
-            codes(&d),
-            [codes::W_PRESET_PARAMETER, codes::W_PRESET_UNKNOWN_KEY]
-        );
+        assert_eq!(codes(&d), [codes::W_PRESET_PARAMETER, codes::W_PRESET_UNKNOWN_KEY]);
         assert!(d[1].1.contains("C_linear"));
         // In a .slangp (current RetroArch) any numeric key may be a parameter.
         let (v, d) = read("R = 1.5\n", Context::root(Dialect::Slangp));
-        assert_eq!(
-            (v, d.len()),
-            (vec![Value::ParameterValue("R".into(), 1.5)], 0)
-        );
+        assert_eq!((v, d.len()), (vec![Value::ParameterValue("R".into(), 1.5)], 0));
     }
 
     #[test]
@@ -1120,15 +1026,8 @@ mod tests {
         let tokens = tokenize(FileId(0), "scale_1 = 2.0\nScale0 = 1\nfilter_liner0 = true\nscale = 2\nshader01 = a.cg\ntexture = \"A\"\nrepeat_mode0 = repeat\n");
         let v = values(&tokens, Context::root(Dialect::Cgp));
         assert!(v.items.is_empty(), "{:?}", v.items);
-        let hints: Vec<_> = v
-            .diagnostics
-            .iter()
-            .map(|d| (d.code, d.notes.join(" ")))
-            .collect();
-        assert!(
-            hints.iter().all(|(c, _)| *c == codes::W_PRESET_UNKNOWN_KEY),
-            "{hints:?}"
-        );
+        let hints: Vec<_> = v.diagnostics.iter().map(|d| (d.code, d.notes.join(" "))).collect();
+        assert!(hints.iter().all(|(c, _)| *c == codes::W_PRESET_UNKNOWN_KEY), "{hints:?}");
         let notes: Vec<_> = hints.iter().map(|(_, n)| n.as_str()).collect();
         assert_eq!(
             notes,
@@ -1157,23 +1056,15 @@ mod tests {
         assert_eq!(strtol("-3"), Some((-3, 2)));
         assert_eq!(strtol("0"), Some((0, 1)));
         assert_eq!(strtol("09"), Some((0, 1)), "octal stops at 9");
-        assert_eq!(
-            strtoul("99999999999999999999999"),
-            Some((u64::MAX, 23, false))
-        );
+        assert_eq!(strtoul("99999999999999999999999"), Some((u64::MAX, 23, false)));
         assert_eq!(strtoul("x"), None);
     }
 
     #[test]
     fn malformed_numbers_warn_and_keep_going() {
-        let (v, d) = cgp("scale0 = 2.0x\nscale1 = big\nframe_count_mod0 = -2\nframe_count_mod1 = 3.5\nfeedback_pass = one\n");
-        assert_eq!(
-            v,
-            [
-                Value::Scale(0, Factor { float: 2.0, int: 2 }),
-                Value::FrameCountMod(1, 3)
-            ]
-        );
+        let (v, d) =
+            cgp("scale0 = 2.0x\nscale1 = big\nframe_count_mod0 = -2\nframe_count_mod1 = 3.5\nfeedback_pass = one\n");
+        assert_eq!(v, [Value::Scale(0, Factor { float: 2.0, int: 2 }), Value::FrameCountMod(1, 3)]);
         assert_eq!(codes(&d), [codes::W_PRESET_BAD_VALUE; 5]);
     }
 
@@ -1218,14 +1109,8 @@ mod tests {
     #[test]
     fn override_files_see_the_root_luts() {
         let luts = vec!["mask".to_owned()];
-        let ctx = Context {
-            dialect: Dialect::Cgp,
-            overrides: Some(&luts),
-        };
-        let (v, d) = read(
-            "#reference \"root.cgp\"\nmask = other.png\nGAMMA = 2.2\n",
-            ctx,
-        );
+        let ctx = Context { dialect: Dialect::Cgp, overrides: Some(&luts) };
+        let (v, d) = read("#reference \"root.cgp\"\nmask = other.png\nGAMMA = 2.2\n", ctx);
         assert_eq!(
             v,
             [

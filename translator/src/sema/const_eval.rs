@@ -18,7 +18,13 @@ pub fn eval_scalar(module: &Module, exprs: &Exprs, h: Handle<Expr>, depth: u32) 
 }
 
 /// [`eval_scalar`], also folding `const` locals through `locals`.
-pub fn eval_with_locals(module: &Module, exprs: &Exprs, h: Handle<Expr>, depth: u32, locals: LocalInits<'_>) -> Option<Literal> {
+pub fn eval_with_locals(
+    module: &Module,
+    exprs: &Exprs,
+    h: Handle<Expr>,
+    depth: u32,
+    locals: LocalInits<'_>,
+) -> Option<Literal> {
     if depth > 256 {
         return None;
     }

@@ -125,12 +125,10 @@ pub fn classify(module: &Module, from: Type, to: Type) -> Class {
             combine(shape, scalar_class(a, b))
         }
         // Struct to scalar/vector/matrix/array: explicit, through its first member.
-        (Type::Struct(s), to) if !matches!(to, Type::Struct(_)) => {
-            match module.struct_def(s).fields.first() {
-                Some(f) if classify(module, f.ty, to).explicit_ok() => Explicit,
-                _ => Never,
-            }
-        }
+        (Type::Struct(s), to) if !matches!(to, Type::Struct(_)) => match module.struct_def(s).fields.first() {
+            Some(f) if classify(module, f.ty, to).explicit_ok() => Explicit,
+            _ => Never,
+        },
         (Type::Struct(a), Type::Struct(b)) => {
             let (fa, fb) = (&module.struct_def(a).fields, &module.struct_def(b).fields);
             let single = fb.len() == 1 && fb[0].ty == from;
@@ -170,7 +168,8 @@ pub fn classify(module: &Module, from: Type, to: Type) -> Class {
                 _ => Never,
             }
         }
-        (Type::Array(a), Type::Matrix { scalar, rows, cols }) | (Type::Matrix { scalar, rows, cols }, Type::Array(a)) => {
+        (Type::Array(a), Type::Matrix { scalar, rows, cols })
+        | (Type::Matrix { scalar, rows, cols }, Type::Array(a)) => {
             let a = module.array_type(a);
             match a.elem {
                 Type::Vector(e, n) if n == cols && a.len == Some(rows as u32) && scalars_compatible(e, scalar) => {
@@ -303,8 +302,18 @@ mod tests {
             implements: None,
             span,
         });
-        m.structs.push(StructDef { name: Some("W".into()), fields: vec![field("v", Type::FLOAT)], methods: vec![], implements: None, span });
-        let (a, b, w) = (Type::Struct(crate::ir::StructId(0)), Type::Struct(crate::ir::StructId(1)), Type::Struct(crate::ir::StructId(2)));
+        m.structs.push(StructDef {
+            name: Some("W".into()),
+            fields: vec![field("v", Type::FLOAT)],
+            methods: vec![],
+            implements: None,
+            span,
+        });
+        let (a, b, w) = (
+            Type::Struct(crate::ir::StructId(0)),
+            Type::Struct(crate::ir::StructId(1)),
+            Type::Struct(crate::ir::StructId(2)),
+        );
         // struct -> vector through its first member (note 3), explicit only
         assert_eq!(classify(&m, a, Type::vec(Float, 2)), Class::Explicit);
         assert_eq!(classify(&m, a, Type::vec(Float, 3)), Class::Never);

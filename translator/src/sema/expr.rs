@@ -368,7 +368,9 @@ impl<'a> Lowerer<'a> {
             ExprKind::Index { base, index } => {
                 ExprKind::Index { base: self.clone_tree(base, span)?, index: self.clone_tree(index, span)? }
             }
-            ExprKind::Swizzle { base, components } => ExprKind::Swizzle { base: self.clone_tree(base, span)?, components },
+            ExprKind::Swizzle { base, components } => {
+                ExprKind::Swizzle { base: self.clone_tree(base, span)?, components }
+            }
             ExprKind::MatrixElements { base, elements } => {
                 ExprKind::MatrixElements { base: self.clone_tree(base, span)?, elements }
             }
@@ -437,7 +439,9 @@ impl<'a> Lowerer<'a> {
             ExprKind::Splat { value } => ExprKind::Splat { value: c(value)? },
             ExprKind::Truncate { value } => ExprKind::Truncate { value: c(value)? },
             ExprKind::Reshape { value } => ExprKind::Reshape { value: c(value)? },
-            ExprKind::Construct { args } => ExprKind::Construct { args: args.into_iter().map(&mut c).collect::<Option<_>>()? },
+            ExprKind::Construct { args } => {
+                ExprKind::Construct { args: args.into_iter().map(&mut c).collect::<Option<_>>()? }
+            }
             ExprKind::Call { function, args } => {
                 ExprKind::Call { function, args: args.into_iter().map(&mut c).collect::<Option<_>>()? }
             }
@@ -446,7 +450,9 @@ impl<'a> Lowerer<'a> {
             }
             ExprKind::Assign { op, target, value } => ExprKind::Assign { op, target: c(target)?, value: c(value)? },
             ExprKind::IncDec { op, target } => ExprKind::IncDec { op, target: c(target)? },
-            ExprKind::Sequence { exprs } => ExprKind::Sequence { exprs: exprs.into_iter().map(&mut c).collect::<Option<_>>()? },
+            ExprKind::Sequence { exprs } => {
+                ExprKind::Sequence { exprs: exprs.into_iter().map(&mut c).collect::<Option<_>>()? }
+            }
         };
         Some(self.exprs().append(Expr { kind, ty: e.ty }, span))
     }
@@ -461,7 +467,11 @@ impl<'a> Lowerer<'a> {
                 if !ty.is_numeric_shape() {
                     return self.bad_unary(op.as_str(), ty, span);
                 }
-                let v = if ty.scalar() == Some(Scalar::Bool) { self.build_conversion(v, ty.with_scalar(Scalar::Int), span)? } else { v };
+                let v = if ty.scalar() == Some(Scalar::Bool) {
+                    self.build_conversion(v, ty.with_scalar(Scalar::Int), span)?
+                } else {
+                    v
+                };
                 if op == ast::UnaryOp::Plus {
                     return Some(v);
                 }
@@ -508,7 +518,11 @@ impl<'a> Lowerer<'a> {
 
     fn bad_binary(&mut self, op: BinaryOp, a: Type, b: Type, span: Span, why: &str) -> Option<H> {
         let (a, b) = (self.type_name(a), self.type_name(b));
-        self.error(codes::E_BAD_OPERANDS, span, format!("operator `{}` cannot be applied to {a} and {b}{why}", op.symbol()));
+        self.error(
+            codes::E_BAD_OPERANDS,
+            span,
+            format!("operator `{}` cannot be applied to {a} and {b}{why}", op.symbol()),
+        );
         None
     }
 
@@ -524,7 +538,11 @@ impl<'a> Lowerer<'a> {
         let shape = match (a1, b1) {
             (Type::Scalar(_), Type::Scalar(_)) => {
                 if a.is_vector() || b.is_vector() {
-                    if a == b || a.is_vector() { a } else { b }
+                    if a == b || a.is_vector() {
+                        a
+                    } else {
+                        b
+                    }
                 } else {
                     a
                 }
@@ -533,7 +551,11 @@ impl<'a> Lowerer<'a> {
             (Type::Vector(s, n), Type::Vector(_, m)) => {
                 if n != m {
                     let (x, y) = (self.type_name(a), self.type_name(b));
-                    self.warn(codes::W_TRUNCATION, span, format!("implicit truncation: `{op}` on {x} and {y} uses the first {} components", n.min(m)));
+                    self.warn(
+                        codes::W_TRUNCATION,
+                        span,
+                        format!("implicit truncation: `{op}` on {x} and {y} uses the first {} components", n.min(m)),
+                    );
                 }
                 Type::Vector(s, n.min(m))
             }
@@ -572,9 +594,16 @@ impl<'a> Lowerer<'a> {
         if !op.is_comparison() && !op.is_logical() && elem == Scalar::Bool {
             elem = Scalar::Int;
         }
-        let integral_only = matches!(op, BinaryOp::Rem | BinaryOp::Shl | BinaryOp::Shr | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor);
+        let integral_only = matches!(
+            op,
+            BinaryOp::Rem | BinaryOp::Shl | BinaryOp::Shr | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor
+        );
         if integral_only && !(sa.is_integral() || sa == Scalar::Bool) | !(sb.is_integral() || sb == Scalar::Bool) {
-            let why = if op == BinaryOp::Rem { ": `%` needs integer operands (use fmod for floating values)" } else { ": it needs integer operands" };
+            let why = if op == BinaryOp::Rem {
+                ": `%` needs integer operands (use fmod for floating values)"
+            } else {
+                ": it needs integer operands"
+            };
             return self.bad_binary(op, ta, tb, span, why);
         }
         if op.is_logical() && shape.is_matrix() {
@@ -629,7 +658,11 @@ impl<'a> Lowerer<'a> {
                     shape = Type::Vector(elem, n);
                 } else if shape != Type::Vector(shape.scalar()?, n) {
                     let (x, y) = (self.type_name(tc), self.type_name(shape));
-                    self.error(codes::E_BAD_OPERANDS, span, format!("`?:` with a {x} condition needs operands of the same size, not {y}"));
+                    self.error(
+                        codes::E_BAD_OPERANDS,
+                        span,
+                        format!("`?:` with a {x} condition needs operands of the same size, not {y}"),
+                    );
                     return None;
                 }
                 Type::Vector(Scalar::Bool, n)
@@ -637,7 +670,11 @@ impl<'a> Lowerer<'a> {
             Type::Scalar(_) | Type::Vector(_, 1) => Type::BOOL,
             _ => {
                 let x = self.type_name(tc);
-                self.error(codes::E_BAD_OPERANDS, span, format!("`?:` condition must be bool or a bool vector, not {x}"));
+                self.error(
+                    codes::E_BAD_OPERANDS,
+                    span,
+                    format!("`?:` condition must be bool or a bool vector, not {x}"),
+                );
                 return None;
             }
         };
@@ -735,7 +772,9 @@ impl<'a> Lowerer<'a> {
             if !probe_ok {
                 return self.bad_binary(op, tt, tv, span, "");
             }
-            if matches!(op, BinaryOp::Rem | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor) && !tt.scalar().is_some_and(Scalar::is_integral) {
+            if matches!(op, BinaryOp::Rem | BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor)
+                && !tt.scalar().is_some_and(Scalar::is_integral)
+            {
                 return self.bad_binary(op, tt, tv, span, ": it needs integer operands");
             }
             return Some(self.add(ExprKind::Assign { op: Some(op), target, value: v }, tt, span));
@@ -772,12 +811,22 @@ impl<'a> Lowerer<'a> {
                     }
                     Some(_) => {
                         let t = self.type_name(ty);
-                        self.error(codes::E_BAD_MEMBER, member.span, format!("swizzle `.{name}` reads a component that {t} does not have"));
+                        self.error(
+                            codes::E_BAD_MEMBER,
+                            member.span,
+                            format!("swizzle `.{name}` reads a component that {t} does not have"),
+                        );
                         None
                     }
                     None => {
                         let t = self.type_name(ty);
-                        self.error(codes::E_BAD_MEMBER, member.span, format!("`.{name}` is not a valid swizzle of {t} (use one of xyzw, rgba or stpq, up to four)"));
+                        self.error(
+                            codes::E_BAD_MEMBER,
+                            member.span,
+                            format!(
+                                "`.{name}` is not a valid swizzle of {t} (use one of xyzw, rgba or stpq, up to four)"
+                            ),
+                        );
                         None
                     }
                 }
@@ -789,16 +838,26 @@ impl<'a> Lowerer<'a> {
                 }
                 _ => {
                     let t = self.type_name(ty);
-                    self.error(codes::E_BAD_MEMBER, member.span, format!("`.{name}` is not a valid matrix swizzle of {t} (`_m00`..`_m33` or `_11`..`_44`)"));
+                    self.error(
+                        codes::E_BAD_MEMBER,
+                        member.span,
+                        format!("`.{name}` is not a valid matrix swizzle of {t} (`_m00`..`_m33` or `_11`..`_44`)"),
+                    );
                     None
                 }
             },
             Type::Array(a) if name == "length" => {
                 let a = self.module.array_type(a);
                 match a.len {
-                    Some(n) => Some(self.add(ExprKind::Literal(Literal::Int(n as i64)), Type::Scalar(Scalar::CInt), span)),
+                    Some(n) => {
+                        Some(self.add(ExprKind::Literal(Literal::Int(n as i64)), Type::Scalar(Scalar::CInt), span))
+                    }
                     None => {
-                        self.error(codes::E_BAD_MEMBER, member.span, "an unsized array has no `.length` until it is given a size");
+                        self.error(
+                            codes::E_BAD_MEMBER,
+                            member.span,
+                            "an unsized array has no `.length` until it is given a size",
+                        );
                         None
                     }
                 }
@@ -881,7 +940,11 @@ impl<'a> Lowerer<'a> {
         }
         if have != want {
             let t = self.type_name(target);
-            self.error(codes::E_BAD_CONSTRUCTOR, span, format!("{t} needs {want} components, but the arguments give {have}"));
+            self.error(
+                codes::E_BAD_CONSTRUCTOR,
+                span,
+                format!("{t} needs {want} components, but the arguments give {have}"),
+            );
             return None;
         }
         Some(self.add(ExprKind::Construct { args: parts }, target, span))
@@ -893,7 +956,11 @@ impl<'a> Lowerer<'a> {
         let fields: Vec<Type> = self.module.struct_def(s).fields.iter().map(|f| f.ty).collect();
         if fields.len() != args.len() {
             let t = self.type_name(Type::Struct(s));
-            self.error(codes::E_BAD_CONSTRUCTOR, span, format!("{t} has {} fields, the constructor gives {}", fields.len(), args.len()));
+            self.error(
+                codes::E_BAD_CONSTRUCTOR,
+                span,
+                format!("{t} has {} fields, the constructor gives {}", fields.len(), args.len()),
+            );
             return None;
         }
         let mut out = Vec::with_capacity(args.len());
@@ -910,7 +977,11 @@ impl<'a> Lowerer<'a> {
         let at = self.module.array_type(a);
         if at.len.is_some_and(|n| n as usize != args.len()) {
             let t = self.type_name(Type::Array(a));
-            self.error(codes::E_BAD_CONSTRUCTOR, span, format!("{t} has {} elements, the constructor gives {}", at.len.unwrap_or(0), args.len()));
+            self.error(
+                codes::E_BAD_CONSTRUCTOR,
+                span,
+                format!("{t} has {} elements, the constructor gives {}", at.len.unwrap_or(0), args.len()),
+            );
             return None;
         }
         let mut out = Vec::with_capacity(args.len());
@@ -957,7 +1028,11 @@ impl<'a> Lowerer<'a> {
                 let fields: Vec<Type> = self.module.struct_def(s).fields.iter().map(|f| f.ty).collect();
                 if items.len() != fields.len() {
                     let t = self.type_name(ty);
-                    self.error(codes::E_BAD_CONSTRUCTOR, span, format!("{t} has {} fields, the initializer gives {}", fields.len(), items.len()));
+                    self.error(
+                        codes::E_BAD_CONSTRUCTOR,
+                        span,
+                        format!("{t} has {} fields, the initializer gives {}", fields.len(), items.len()),
+                    );
                     return None;
                 }
                 let mut args = Vec::new();
@@ -982,7 +1057,11 @@ impl<'a> Lowerer<'a> {
                 } else {
                     if items.len() != n {
                         let t = self.type_name(ty);
-                        self.error(codes::E_BAD_CONSTRUCTOR, span, format!("{t} has {n} elements, the initializer gives {}", items.len()));
+                        self.error(
+                            codes::E_BAD_CONSTRUCTOR,
+                            span,
+                            format!("{t} has {n} elements, the initializer gives {}", items.len()),
+                        );
                         return None;
                     }
                     for item in items {
@@ -1032,7 +1111,9 @@ impl<'a> Lowerer<'a> {
                 let Type::Struct(s) = bt else {
                     let t = self.type_name(bt);
                     let msg = match bt {
-                        Type::Interface(_) => format!("method `{}` of interface {t} cannot be resolved statically here", member.name),
+                        Type::Interface(_) => {
+                            format!("method `{}` of interface {t} cannot be resolved statically here", member.name)
+                        }
                         _ => format!("{t} has no method `{}`", member.name),
                     };
                     self.error(codes::E_BAD_CALL, member.span, msg);
@@ -1041,7 +1122,11 @@ impl<'a> Lowerer<'a> {
                 let key = super::qualified_name(&self.module, Some(s), &member.name);
                 if !self.functions.contains_key(&key) {
                     let t = self.type_name(bt);
-                    self.error(codes::E_BAD_MEMBER, member.span, format!("struct `{t}` has no method `{}`", member.name));
+                    self.error(
+                        codes::E_BAD_MEMBER,
+                        member.span,
+                        format!("struct `{t}` has no method `{}`", member.name),
+                    );
                     return None;
                 }
                 let mut all = vec![b];
@@ -1077,19 +1162,25 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         let no_profiles: Vec<String> = Vec::new();
-        let mut candidates: Vec<Candidate> = user
-            .iter()
-            .map(|(_, p, r, pr)| Candidate { params: p, required: *r, profiles: pr })
-            .collect();
-        candidates.extend(stdlib.iter().map(|o| Candidate { params: &o.param_types, required: o.param_types.len(), profiles: &no_profiles }));
+        let mut candidates: Vec<Candidate> =
+            user.iter().map(|(_, p, r, pr)| Candidate { params: p, required: *r, profiles: pr }).collect();
+        candidates.extend(stdlib.iter().map(|o| Candidate {
+            params: &o.param_types,
+            required: o.param_types.len(),
+            profiles: &no_profiles,
+        }));
         // Arguments written as `sampler` match any specific sampler formal.
-        let resolved = overload::resolve(&self.module, &candidates, &sampler_args(&arg_types, &candidates), &self.profile);
+        let resolved =
+            overload::resolve(&self.module, &candidates, &sampler_args(&arg_types, &candidates), &self.profile);
         let chosen = match resolved {
             Resolution::Unique(i) => i,
             Resolution::NoMatch(why) => {
                 let sig = self.signature_list(&arg_types);
-                let mut d = Diagnostic::error(codes::E_NO_OVERLOAD, format!("no overload of `{display}` matches ({sig}): {why}"))
-                    .with_primary(span, "");
+                let mut d = Diagnostic::error(
+                    codes::E_NO_OVERLOAD,
+                    format!("no overload of `{display}` matches ({sig}): {why}"),
+                )
+                .with_primary(span, "");
                 for c in candidates.iter().take(6) {
                     d = d.with_note(format!("candidate: {display}({})", self.signature_list(c.params)));
                 }
@@ -1101,8 +1192,11 @@ impl<'a> Lowerer<'a> {
             }
             Resolution::Ambiguous(set) => {
                 let sig = self.signature_list(&arg_types);
-                let mut d = Diagnostic::error(codes::E_AMBIGUOUS_OVERLOAD, format!("call of `{display}` with ({sig}) is ambiguous"))
-                    .with_primary(span, "");
+                let mut d = Diagnostic::error(
+                    codes::E_AMBIGUOUS_OVERLOAD,
+                    format!("call of `{display}` with ({sig}) is ambiguous"),
+                )
+                .with_primary(span, "");
                 for &i in set.iter().take(6) {
                     d = d.with_note(format!("candidate: {display}({})", self.signature_list(candidates[i].params)));
                 }
@@ -1123,7 +1217,13 @@ impl<'a> Lowerer<'a> {
         types.iter().map(|&t| self.type_name(t)).collect::<Vec<_>>().join(", ")
     }
 
-    fn build_user_call(&mut self, handle: Handle<ir::Function>, params: &[Type], args: Vec<H>, span: Span) -> Option<H> {
+    fn build_user_call(
+        &mut self,
+        handle: Handle<ir::Function>,
+        params: &[Type],
+        args: Vec<H>,
+        span: Span,
+    ) -> Option<H> {
         let decl = self.module.functions[handle].params.clone();
         let mut handle = handle;
         // Interface parameters: call the version specialised for these structs.
@@ -1148,12 +1248,23 @@ impl<'a> Lowerer<'a> {
                         self.convert(a, p.ty, false, s)?
                     } else {
                         if !self.is_place(a) {
-                            self.error(codes::E_BAD_CALL, s, format!("argument for `{}` parameter `{}` must be assignable", dir_name(p.dir), p.name));
+                            self.error(
+                                codes::E_BAD_CALL,
+                                s,
+                                format!("argument for `{}` parameter `{}` must be assignable", dir_name(p.dir), p.name),
+                            );
                             return None;
                         }
                         if self.ty(a) != p.ty && !(matches!(params.get(i), Some(Type::Interface(_)))) {
                             let (x, y) = (self.type_name(self.ty(a)), self.type_name(p.ty));
-                            self.error(codes::E_BAD_CALL, s, format!("argument of type {x} cannot bind to `{}` parameter of type {y}", dir_name(p.dir)));
+                            self.error(
+                                codes::E_BAD_CALL,
+                                s,
+                                format!(
+                                    "argument of type {x} cannot bind to `{}` parameter of type {y}",
+                                    dir_name(p.dir)
+                                ),
+                            );
                             return None;
                         }
                         a
@@ -1190,7 +1301,11 @@ impl<'a> Lowerer<'a> {
             } else {
                 if !self.is_place(a) || self.ty(a) != p.ty {
                     let y = self.type_name(p.ty);
-                    self.error(codes::E_BAD_CALL, s, format!("`out` argument of `{}` must be an assignable {y}", o.builtin.name()));
+                    self.error(
+                        codes::E_BAD_CALL,
+                        s,
+                        format!("`out` argument of `{}` must be an assignable {y}", o.builtin.name()),
+                    );
                     return None;
                 }
                 out.push(a);
@@ -1207,10 +1322,9 @@ fn sampler_args(args: &[Type], candidates: &[Candidate<'_>]) -> Vec<Type> {
     args.iter()
         .enumerate()
         .map(|(i, &t)| match t {
-            Type::Sampler(ir::SamplerDim::Any) => candidates
-                .iter()
-                .find_map(|c| c.params.get(i).copied().filter(|p| p.is_sampler()))
-                .unwrap_or(t),
+            Type::Sampler(ir::SamplerDim::Any) => {
+                candidates.iter().find_map(|c| c.params.get(i).copied().filter(|p| p.is_sampler())).unwrap_or(t)
+            }
             t => t,
         })
         .collect()

@@ -77,15 +77,9 @@ pub struct Stages {
 
 impl Stages {
     /// Callable from vertex and fragment programs.
-    pub const ALL: Stages = Stages {
-        vertex: true,
-        fragment: true,
-    };
+    pub const ALL: Stages = Stages { vertex: true, fragment: true };
     /// Callable from fragment programs only.
-    pub const FRAGMENT: Stages = Stages {
-        vertex: false,
-        fragment: true,
-    };
+    pub const FRAGMENT: Stages = Stages { vertex: false, fragment: true };
 
     /// Whether a program of `stage` may call the overload.
     pub const fn allows(self, stage: Stage) -> bool {
@@ -133,12 +127,7 @@ struct Entry {
 }
 
 const fn e(name: &'static str, builtin: Builtin, stages: Stages, forms: &'static str) -> Entry {
-    Entry {
-        name,
-        builtin,
-        stages,
-        forms,
-    }
+    Entry { name, builtin, stages, forms }
 }
 
 const A: Stages = Stages::ALL;
@@ -305,9 +294,7 @@ fn table() -> &'static HashMap<&'static str, Vec<Overload>> {
                 // malformed row is a bug found before any user input reaches this.
                 Form::parse(form)
                     .and_then(|f| f.expand(entry, list))
-                    .unwrap_or_else(|err| {
-                        panic!("intrinsics table, `{}` form `{form}`: {err}", entry.name)
-                    });
+                    .unwrap_or_else(|err| panic!("intrinsics table, `{}` form `{form}`: {err}", entry.name));
             }
         }
         map
@@ -379,19 +366,14 @@ fn parse_shape(text: &str) -> Option<Shape> {
 
 fn parse_type(text: &str) -> Result<Pattern, String> {
     if text == "T" {
-        return Ok(Pattern::Numeric {
-            elem: None,
-            shape: Shape::Domain,
-        });
+        return Ok(Pattern::Numeric { elem: None, shape: Shape::Domain });
     }
     for (word, elem) in SCALAR_WORDS {
         if let Some(shape) = text.strip_prefix(word).and_then(parse_shape) {
             return Ok(Pattern::Numeric { elem, shape });
         }
     }
-    builtin_type(text)
-        .map(Pattern::Concrete)
-        .ok_or_else(|| format!("unknown type `{text}`"))
+    builtin_type(text).map(Pattern::Concrete).ok_or_else(|| format!("unknown type `{text}`"))
 }
 
 /// One parsed signature with its domain.
@@ -426,9 +408,7 @@ impl Form {
             match c {
                 's' => shapes.push(Type::FLOAT),
                 'v' => shapes.extend((1..=4).map(|n| Type::vec(Scalar::Float, n))),
-                'm' => shapes.extend(
-                    (1..=4).flat_map(|r| (1..=4).map(move |c| Type::mat(Scalar::Float, r, c))),
-                ),
+                'm' => shapes.extend((1..=4).flat_map(|r| (1..=4).map(move |c| Type::mat(Scalar::Float, r, c)))),
                 _ => return Err(format!("unknown shape class `{c}`")),
             }
         }
@@ -448,24 +428,11 @@ impl Form {
             };
             params.push((dir, parse_type(ty.trim())?));
         }
-        let form = Form {
-            scalars,
-            shapes,
-            ret: parse_type(ret.trim())?,
-            params,
-        };
+        let form = Form { scalars, shapes, ret: parse_type(ret.trim())?, params };
         // A domain part that no type uses is a typo in the table.
         let pats = || std::iter::once(&form.ret).chain(form.params.iter().map(|(_, p)| p));
         let uses_elem = pats().any(|p| matches!(p, Pattern::Numeric { elem: None, .. }));
-        let uses_shape = pats().any(|p| {
-            matches!(
-                p,
-                Pattern::Numeric {
-                    shape: Shape::Domain,
-                    ..
-                }
-            )
-        });
+        let uses_shape = pats().any(|p| matches!(p, Pattern::Numeric { shape: Shape::Domain, .. }));
         if uses_elem == form.scalars.is_empty() || uses_shape == form.shapes.is_empty() {
             return Err("domain and types disagree".into());
         }
@@ -476,38 +443,21 @@ impl Form {
     fn expand(&self, entry: &Entry, out: &mut Vec<Overload>) -> Result<(), String> {
         let mut vars = [false; 4];
         for p in std::iter::once(&self.ret).chain(self.params.iter().map(|(_, p)| p)) {
-            if let Pattern::Numeric {
-                shape: Shape::Vector(d) | Shape::Matrix(d, _),
-                ..
-            } = *p
-            {
+            if let Pattern::Numeric { shape: Shape::Vector(d) | Shape::Matrix(d, _), .. } = *p {
                 mark(&mut vars, d);
             }
-            if let Pattern::Numeric {
-                shape: Shape::Matrix(_, d),
-                ..
-            } = *p
-            {
+            if let Pattern::Numeric { shape: Shape::Matrix(_, d), .. } = *p {
                 mark(&mut vars, d);
             }
         }
         let mut dims = vec![[0u8; 4]];
         for (i, _) in vars.iter().enumerate().filter(|(_, &used)| used) {
-            dims = dims
-                .iter()
-                .flat_map(|d| (1..=4).map(move |n| with(*d, i, n)))
-                .collect();
+            dims = dims.iter().flat_map(|d| (1..=4).map(move |n| with(*d, i, n))).collect();
         }
-        let scalars: Vec<Option<Scalar>> = if self.scalars.is_empty() {
-            vec![None]
-        } else {
-            self.scalars.iter().copied().map(Some).collect()
-        };
-        let shapes: Vec<Option<Type>> = if self.shapes.is_empty() {
-            vec![None]
-        } else {
-            self.shapes.iter().copied().map(Some).collect()
-        };
+        let scalars: Vec<Option<Scalar>> =
+            if self.scalars.is_empty() { vec![None] } else { self.scalars.iter().copied().map(Some).collect() };
+        let shapes: Vec<Option<Type>> =
+            if self.shapes.is_empty() { vec![None] } else { self.shapes.iter().copied().map(Some).collect() };
         for &scalar in &scalars {
             for &shape in &shapes {
                 for d in &dims {
@@ -515,12 +465,7 @@ impl Form {
                     let params = self
                         .params
                         .iter()
-                        .map(|(dir, p)| {
-                            Ok(ParamSig {
-                                ty: inst(p)?,
-                                dir: *dir,
-                            })
-                        })
+                        .map(|(dir, p)| Ok(ParamSig { ty: inst(p)?, dir: *dir }))
                         .collect::<Result<Vec<_>, String>>()?;
                     out.push(Overload {
                         builtin: entry.builtin,
@@ -547,12 +492,7 @@ fn with(mut d: [u8; 4], i: usize, n: u8) -> [u8; 4] {
     d
 }
 
-fn resolve(
-    p: &Pattern,
-    scalar: Option<Scalar>,
-    domain: Option<Type>,
-    dims: &[u8; 4],
-) -> Result<Type, String> {
+fn resolve(p: &Pattern, scalar: Option<Scalar>, domain: Option<Type>, dims: &[u8; 4]) -> Result<Type, String> {
     let (elem, shape) = match *p {
         Pattern::Concrete(t) => return Ok(t),
         Pattern::Numeric { elem, shape } => (elem, shape),
@@ -564,9 +504,7 @@ fn resolve(
     };
     Ok(match shape {
         Shape::Scalar => Type::Scalar(s),
-        Shape::Domain => domain
-            .ok_or("`@` or `T` without domain shapes")?
-            .with_scalar(s),
+        Shape::Domain => domain.ok_or("`@` or `T` without domain shapes")?.with_scalar(s),
         Shape::Vector(n) => Type::vec(s, size(n)),
         Shape::Matrix(r, c) => Type::mat(s, size(r), size(c)),
     })
@@ -584,9 +522,7 @@ mod tests {
 
     fn find(name: &str, params: &[&str]) -> Option<&'static Overload> {
         let want: Vec<Type> = params.iter().map(|p| ty(p)).collect();
-        overloads(name)?
-            .iter()
-            .find(|o| o.params.iter().map(|p| p.ty).eq(want.iter().copied()))
+        overloads(name)?.iter().find(|o| o.params.iter().map(|p| p.ty).eq(want.iter().copied()))
     }
 
     fn sig(name: &str, params: &[&str]) -> &'static Overload {
@@ -594,21 +530,14 @@ mod tests {
     }
 
     fn all() -> impl Iterator<Item = (&'static str, &'static Overload)> {
-        table()
-            .iter()
-            .flat_map(|(name, list)| list.iter().map(move |o| (*name, o)))
+        table().iter().flat_map(|(name, list)| list.iter().map(move |o| (*name, o)))
     }
 
     #[test]
     fn intrinsics_every_builtin_is_reachable_under_its_own_name() {
         let mut reached = HashSet::new();
         for (name, o) in all() {
-            assert_eq!(
-                o.builtin.name(),
-                name,
-                "{:?} is filed under `{name}`",
-                o.builtin
-            );
+            assert_eq!(o.builtin.name(), name, "{:?} is filed under `{name}`", o.builtin);
             reached.insert(o.builtin);
         }
         for b in Builtin::ALL {
@@ -631,60 +560,32 @@ mod tests {
     fn intrinsics_types_are_concrete_and_samplers_specific() {
         for (name, o) in all() {
             for t in o.params.iter().map(|p| p.ty).chain([o.ret]) {
-                assert!(
-                    !t.scalar().is_some_and(Scalar::is_compile_time),
-                    "`{name}` uses {t}"
-                );
-                assert_ne!(
-                    t,
-                    Type::Sampler(SamplerDim::Any),
-                    "`{name}` takes the untyped sampler"
-                );
+                assert!(!t.scalar().is_some_and(Scalar::is_compile_time), "`{name}` uses {t}");
+                assert_ne!(t, Type::Sampler(SamplerDim::Any), "`{name}` takes the untyped sampler");
             }
-            assert!(
-                o.stages.vertex || o.stages.fragment,
-                "`{name}` is callable nowhere"
-            );
+            assert!(o.stages.vertex || o.stages.fragment, "`{name}` is callable nowhere");
             if name.starts_with("tex") {
                 assert!(o.params[0].ty.is_sampler(), "`{name}` lacks its sampler");
-                let want = if name.ends_with("size") {
-                    ty("int3")
-                } else {
-                    ty("float4")
-                };
+                let want = if name.ends_with("size") { ty("int3") } else { ty("float4") };
                 assert_eq!(o.ret, want, "`{name}`");
             }
         }
-        assert!(overloads("tex2D").is_some_and(|l| l
-            .iter()
-            .all(|o| o.params[0].ty == Type::Sampler(SamplerDim::D2))));
+        assert!(overloads("tex2D").is_some_and(|l| l.iter().all(|o| o.params[0].ty == Type::Sampler(SamplerDim::D2))));
     }
 
     #[test]
     fn intrinsics_spot_checks() {
         assert_eq!(sig("mul", &["float3x4", "float4"]).ret, ty("float3"));
-        assert_eq!(
-            sig("mul", &["float3x4", "float4"]).builtin,
-            Builtin::MulMatVec
-        );
+        assert_eq!(sig("mul", &["float3x4", "float4"]).builtin, Builtin::MulMatVec);
         assert_eq!(sig("mul", &["float3", "float3x4"]).ret, ty("float4"));
-        assert_eq!(
-            sig("mul", &["float3", "float3x4"]).builtin,
-            Builtin::MulVecMat
-        );
+        assert_eq!(sig("mul", &["float3", "float3x4"]).builtin, Builtin::MulVecMat);
         assert_eq!(sig("mul", &["float2x3", "float3x4"]).ret, ty("float2x4"));
-        assert_eq!(
-            sig("mul", &["half4x4", "half4x4"]).builtin,
-            Builtin::MulMatMat
-        );
+        assert_eq!(sig("mul", &["half4x4", "half4x4"]).builtin, Builtin::MulMatMat);
         assert!(find("mul", &["float", "float"]).is_none());
         assert!(find("mul", &["float3x4", "float3"]).is_none());
         assert_eq!(sig("lerp", &["half3", "half3", "half"]).ret, ty("half3"));
         assert!(find("lerp", &["float2x2", "float2x2", "float"]).is_none());
-        assert_eq!(
-            sig("clamp", &["float3", "float", "float"]).ret,
-            ty("float3")
-        );
+        assert_eq!(sig("clamp", &["float3", "float", "float"]).ret, ty("float3"));
         assert_eq!(sig("dot", &["float4", "float4"]).ret, Type::FLOAT);
         assert_eq!(sig("dot", &["float", "float"]).ret, Type::FLOAT);
         assert_eq!(sig("length", &["half2"]).ret, ty("half"));
@@ -700,17 +601,11 @@ mod tests {
         assert_eq!(sig("transpose", &["float2x3"]).ret, ty("float3x2"));
         assert_eq!(sig("inverse", &["double4x4"]).ret, ty("double4x4"));
         assert_eq!(sig("lit", &["float", "float", "float"]).ret, ty("float4"));
-        assert_eq!(
-            sig("refract", &["float3", "float3", "float"]).ret,
-            ty("float3")
-        );
+        assert_eq!(sig("refract", &["float3", "float3", "float"]).ret, ty("float3"));
         assert!(find("refract", &["float4", "float4", "float"]).is_none());
         assert_eq!(sig("floatToIntBits", &["float3"]).ret, ty("int3"));
         assert_eq!(sig("intBitsToFloat", &["int"]).ret, Type::FLOAT);
-        assert_eq!(
-            sig("bitfieldInsert", &["uint2", "uint", "int", "int"]).ret,
-            ty("uint2")
-        );
+        assert_eq!(sig("bitfieldInsert", &["uint2", "uint", "int", "int"]).ret, ty("uint2"));
         assert_eq!(sig("unpack_4ubyte", &["float"]).ret, ty("half4"));
         assert_eq!(sig("pack_2half", &["half2"]).ret, Type::FLOAT);
 
@@ -723,10 +618,7 @@ mod tests {
         }
 
         for o in overloads("fmod").expect("fmod") {
-            assert!(o
-                .params
-                .iter()
-                .all(|p| p.ty.scalar().is_some_and(Scalar::is_floating)));
+            assert!(o.params.iter().all(|p| p.ty.scalar().is_some_and(Scalar::is_floating)));
         }
         assert!(find("fmod", &["int", "int"]).is_none());
         assert!(overloads("%").is_none() && !is_stdlib("%") && !is_stdlib("main"));
@@ -737,72 +629,31 @@ mod tests {
         assert_eq!(dirs, [ParamDir::In, ParamDir::Out, ParamDir::Out]);
         assert_eq!(sincos.ret, Type::Void);
         assert_eq!(sig("modf", &["half", "half"]).params[1].dir, ParamDir::Out);
-        assert_eq!(
-            sig("frexp", &["float4", "float4"]).params[1].dir,
-            ParamDir::Out
-        );
+        assert_eq!(sig("frexp", &["float4", "float4"]).params[1].dir, ParamDir::Out);
 
         let tex2d = sig("tex2D", &["sampler2D", "float2"]);
-        assert_eq!(
-            (tex2d.ret, tex2d.builtin, tex2d.stages),
-            (ty("float4"), Builtin::Tex2D, Stages::FRAGMENT)
-        );
-        assert_eq!(
-            sig("tex2D", &["sampler2D", "float2", "float2", "float2"]).stages,
-            Stages::ALL
-        );
-        assert_eq!(
-            sig("tex2Dlod", &["sampler2D", "float4"]).stages,
-            Stages::ALL
-        );
-        assert_eq!(
-            sig("tex2Dproj", &["sampler2D", "float3"]).builtin,
-            Builtin::Tex2DProj
-        );
-        assert_eq!(
-            sig("tex2Dproj", &["sampler2D", "float4"]).builtin,
-            Builtin::Tex2DProjShadow
-        );
+        assert_eq!((tex2d.ret, tex2d.builtin, tex2d.stages), (ty("float4"), Builtin::Tex2D, Stages::FRAGMENT));
+        assert_eq!(sig("tex2D", &["sampler2D", "float2", "float2", "float2"]).stages, Stages::ALL);
+        assert_eq!(sig("tex2Dlod", &["sampler2D", "float4"]).stages, Stages::ALL);
+        assert_eq!(sig("tex2Dproj", &["sampler2D", "float3"]).builtin, Builtin::Tex2DProj);
+        assert_eq!(sig("tex2Dproj", &["sampler2D", "float4"]).builtin, Builtin::Tex2DProjShadow);
         assert_eq!(sig("tex2Dsize", &["sampler2D", "int"]).ret, ty("int3"));
-        assert_eq!(
-            sig("tex2Dfetch", &["sampler2D", "int4"]).stages,
-            Stages::ALL
-        );
-        assert_eq!(
-            sig("texCUBE", &["samplerCUBE", "float3"]).builtin,
-            Builtin::TexCube
-        );
-        assert_eq!(
-            sig("texRECT", &["samplerRECT", "float2"]).builtin,
-            Builtin::TexRect
-        );
+        assert_eq!(sig("tex2Dfetch", &["sampler2D", "int4"]).stages, Stages::ALL);
+        assert_eq!(sig("texCUBE", &["samplerCUBE", "float3"]).builtin, Builtin::TexCube);
+        assert_eq!(sig("texRECT", &["samplerRECT", "float2"]).builtin, Builtin::TexRect);
         assert!(find("tex2D", &["sampler", "float2"]).is_none());
 
         for name in ["ddx", "ddy", "fwidth", "clip"] {
-            assert!(
-                overloads(name)
-                    .expect(name)
-                    .iter()
-                    .all(|o| o.stages == Stages::FRAGMENT),
-                "{name}"
-            );
+            assert!(overloads(name).expect(name).iter().all(|o| o.stages == Stages::FRAGMENT), "{name}");
         }
-        assert!(
-            Stages::FRAGMENT.allows(Stage::Fragment) && !Stages::FRAGMENT.allows(Stage::Vertex)
-        );
+        assert!(Stages::FRAGMENT.allows(Stage::Fragment) && !Stages::FRAGMENT.allows(Stage::Vertex));
     }
 
     #[test]
     fn intrinsics_patterns_reject_typos() {
-        for bad in [
-            "q svm: T(T)",
-            "f svm: E(E)",
-            "f: T(T)",
-            "f s: float(float)",
-            "f svm: T(T",
-            "f sv: T(Tx)",
-            "f: E5(E5)",
-        ] {
+        for bad in
+            ["q svm: T(T)", "f svm: E(E)", "f: T(T)", "f s: float(float)", "f svm: T(T", "f sv: T(Tx)", "f: E5(E5)"]
+        {
             assert!(Form::parse(bad).is_err(), "`{bad}` parsed");
         }
     }

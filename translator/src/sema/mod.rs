@@ -48,7 +48,11 @@ impl SemaOptions {
 }
 
 /// Analyses `unit` for one entry point. `pragmas` are the `#pragma` lines, verbatim.
-pub fn analyze(unit: &ast::TranslationUnit, pragmas: &[grammar::Pragma], options: &SemaOptions) -> (Module, Vec<Diagnostic>) {
+pub fn analyze(
+    unit: &ast::TranslationUnit,
+    pragmas: &[grammar::Pragma],
+    options: &SemaOptions,
+) -> (Module, Vec<Diagnostic>) {
     let mut lowerer = Lowerer::new(options.profile.clone());
     lowerer.module.pragmas = pragmas.iter().map(|p| p.text.clone()).collect();
     for item in &unit.items {
@@ -75,10 +79,16 @@ pub fn analyze(unit: &ast::TranslationUnit, pragmas: &[grammar::Pragma], options
 /// A name in a scope.
 #[derive(Clone, Copy, Debug)]
 enum Symbol {
-    Var { var: Var, ty: Type },
+    Var {
+        var: Var,
+        ty: Type,
+    },
     Type(Type),
     /// A field of `this` inside a member function.
-    Field { index: u32, ty: Type },
+    Field {
+        index: u32,
+        ty: Type,
+    },
 }
 
 /// The function whose body is being lowered.
@@ -185,8 +195,11 @@ impl<'a> Lowerer<'a> {
         let scope = self.scopes.last_mut();
         if let Some(scope) = scope {
             if scope.contains_key(&name.name) && !matches!(symbol, Symbol::Type(_)) {
-                let d = Diagnostic::error(codes::E_REDECLARED, format!("`{}` is already declared in this scope", name.name))
-                    .with_primary(name.span, "declared again here");
+                let d = Diagnostic::error(
+                    codes::E_REDECLARED,
+                    format!("`{}` is already declared in this scope", name.name),
+                )
+                .with_primary(name.span, "declared again here");
                 self.diags.push(d);
                 return;
             }
@@ -519,7 +532,12 @@ impl<'a> Lowerer<'a> {
             None => None,
         };
         let id = ir::InterfaceId(self.module.interfaces.len() as u32);
-        self.module.interfaces.push(ir::InterfaceDef { name: i.name.name.clone(), base, methods: Vec::new(), span: i.span });
+        self.module.interfaces.push(ir::InterfaceDef {
+            name: i.name.name.clone(),
+            base,
+            methods: Vec::new(),
+            span: i.span,
+        });
         self.declare(&i.name, Symbol::Type(Type::Interface(id)));
         let mut methods = Vec::new();
         for m in &i.methods {
@@ -539,11 +557,8 @@ impl<'a> Lowerer<'a> {
 
     /// Picks the entry point; returns the functions it reaches (`None` if it is missing).
     fn entry_point(&mut self, entry: &str) -> Option<HashSet<Handle<Function>>> {
-        let candidates: Vec<Handle<Function>> = self
-            .functions
-            .get(entry)
-            .map(|l| l.iter().map(|e| e.handle).collect())
-            .unwrap_or_default();
+        let candidates: Vec<Handle<Function>> =
+            self.functions.get(entry).map(|l| l.iter().map(|e| e.handle).collect()).unwrap_or_default();
         let chosen = candidates.iter().copied().find(|&h| {
             let f = &self.module.functions[h];
             f.body.is_some()
@@ -553,12 +568,16 @@ impl<'a> Lowerer<'a> {
         let Some(function) = chosen else {
             let d = Diagnostic::error(
                 codes::E_NO_ENTRY_POINT,
-                format!("no function `{entry}` with a body to compile as the {} program", stage_name(self.profile.stage)),
+                format!(
+                    "no function `{entry}` with a body to compile as the {} program",
+                    stage_name(self.profile.stage)
+                ),
             );
             self.diags.push(d);
             return None;
         };
-        self.module.entry_point = Some(ir::EntryPoint { function, stage: self.profile.stage, profile: self.profile.name.clone() });
+        self.module.entry_point =
+            Some(ir::EntryPoint { function, stage: self.profile.stage, profile: self.profile.name.clone() });
 
         // Reachable functions: from the entry point and from global initialisers.
         let mut reached: HashSet<Handle<Function>> = HashSet::new();
@@ -610,8 +629,11 @@ impl<'a> Lowerer<'a> {
                         }
                         Some(1) => {
                             let name = self.module.functions[callee].name.clone();
-                            let d = Diagnostic::error(codes::E_RECURSION, format!("recursive call to `{name}`: Cg does not allow recursion"))
-                                .with_primary(span, "");
+                            let d = Diagnostic::error(
+                                codes::E_RECURSION,
+                                format!("recursive call to `{name}`: Cg does not allow recursion"),
+                            )
+                            .with_primary(span, "");
                             self.diags.push(d);
                         }
                         _ => {}

@@ -20,7 +20,8 @@ const FRAGMENT: &[&str] = &[
     "arbfp1", "fp20", "fp30", "fp40", "gp4fp", "gp5fp", "glslf", "hlslf", "ps_1_1", "ps_1_2", "ps_1_3", "ps_2_0",
     "ps_2_x", "ps_3_0", "ps_4_0", "ps_5_0",
 ];
-const WILDCARDS: &[&str] = &["vs", "ps", "vs_1", "vs_2", "vs_3", "vs_4", "vs_5", "ps_1", "ps_2", "ps_3", "ps_4", "ps_5"];
+const WILDCARDS: &[&str] =
+    &["vs", "ps", "vs_1", "vs_2", "vs_3", "vs_4", "vs_5", "ps_1", "ps_2", "ps_3", "ps_4", "ps_5"];
 
 impl Profile {
     /// Looks a profile up by name (`vp40`, `glslf`, `ps_3_0`).

@@ -61,7 +61,9 @@ impl<'a> Lowerer<'a> {
                 let st = step.as_ref().map(|e| self.expr(e));
                 let body = self.loop_body(body);
                 self.pop_scope();
-                let (Some(cond), Some(step)) = (c.map_or(Some(None), |c| c.map(Some)), st.map_or(Some(None), |s| s.map(Some))) else {
+                let (Some(cond), Some(step)) =
+                    (c.map_or(Some(None), |c| c.map(Some)), st.map_or(Some(None), |s| s.map(Some)))
+                else {
                     return;
                 };
                 out.stmts.push((Stmt::For { init: init_block, cond, step, body }, span));
@@ -81,7 +83,11 @@ impl<'a> Lowerer<'a> {
             }
             ast::StmtKind::Switch { value, body } => self.switch(value, body, span, out),
             ast::StmtKind::Case(_) | ast::StmtKind::Default => {
-                self.error(codes::E_BAD_CONTROL_FLOW, span, "`case` and `default` labels belong directly inside a `switch` body");
+                self.error(
+                    codes::E_BAD_CONTROL_FLOW,
+                    span,
+                    "`case` and `default` labels belong directly inside a `switch` body",
+                );
             }
             ast::StmtKind::Break => {
                 if self.stack.last().is_some_and(|c| c.loops + c.switches > 0) {
@@ -130,7 +136,11 @@ impl<'a> Lowerer<'a> {
             (None, Type::Void) => out.stmts.push((Stmt::Return(None), span)),
             (None, _) => {
                 let t = self.type_name(ret);
-                self.error(codes::E_BAD_CONTROL_FLOW, span, format!("`return` without a value in a function returning {t}"));
+                self.error(
+                    codes::E_BAD_CONTROL_FLOW,
+                    span,
+                    format!("`return` without a value in a function returning {t}"),
+                );
             }
             (Some(e), Type::Void) => {
                 self.error(codes::E_BAD_CONTROL_FLOW, e.span, "a `void` function cannot return a value");
@@ -154,7 +164,11 @@ impl<'a> Lowerer<'a> {
                 }
                 _ => {
                     let n = self.type_name(t);
-                    self.error(codes::E_TYPE_MISMATCH, value.span, format!("a switch value must be an integer scalar, not {n}"));
+                    self.error(
+                        codes::E_TYPE_MISMATCH,
+                        value.span,
+                        format!("a switch value must be an integer scalar, not {n}"),
+                    );
                     None
                 }
             }
@@ -178,7 +192,11 @@ impl<'a> Lowerer<'a> {
                     // Consecutive labels share one group.
                     match cases.last_mut() {
                         Some(last) if last.body.stmts.is_empty() => last.values.extend(v),
-                        _ => cases.push(SwitchCase { values: v.into_iter().collect(), is_default: false, body: Block::default() }),
+                        _ => cases.push(SwitchCase {
+                            values: v.into_iter().collect(),
+                            is_default: false,
+                            body: Block::default(),
+                        }),
                     }
                 }
                 ast::StmtKind::Default => match cases.last_mut() {
@@ -192,7 +210,11 @@ impl<'a> Lowerer<'a> {
                         Some(last) => last.body.stmts.extend(b.stmts),
                         None => {
                             if !b.stmts.is_empty() {
-                                self.error(codes::E_BAD_CONTROL_FLOW, s.span, "statement before the first `case` label is never executed");
+                                self.error(
+                                    codes::E_BAD_CONTROL_FLOW,
+                                    s.span,
+                                    "statement before the first `case` label is never executed",
+                                );
                             }
                         }
                     }
@@ -236,7 +258,11 @@ impl<'a> Lowerer<'a> {
             // A `const` sampler local initialised from another sampler is an alias
             // (crt-royale writes `const sampler2D texture = ORIG_LINEARIZED.texture;`).
             if ty.is_sampler() && !(is_const && decl.init.is_some()) {
-                self.error(codes::E_BAD_DECLARATION, decl.name.span, "a sampler local must be `const` and initialised from a sampler");
+                self.error(
+                    codes::E_BAD_DECLARATION,
+                    decl.name.span,
+                    "a sampler local must be `const` and initialised from a sampler",
+                );
                 continue;
             }
             if decl.semantic.is_some() {

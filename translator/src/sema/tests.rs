@@ -194,16 +194,26 @@ fn illegal_swizzles() {
 #[test]
 fn write_masks() {
     let o = frag("float4 v = 0; v.zx = float2(1, 2);");
-    assert!(o.clean().contains("(assign:float2 (swizzle .zx:float2 (var local#0:float4)) (construct:float2"), "{}", o.ir);
+    assert!(
+        o.clean().contains("(assign:float2 (swizzle .zx:float2 (var local#0:float4)) (construct:float2"),
+        "{}",
+        o.ir
+    );
     assert_eq!(frag("float4 v = 0; v.xx = float2(1, 2);").codes(), vec![codes::E_NOT_LVALUE]);
 }
 
 #[test]
 fn matrix_swizzles_zero_and_one_based() {
-    let o = frag("float4x4 m = 1; float4 a = m._m00_m23_m11_m31; float4 b = m._11_34_22_42; float c = m._m32; float4 r = m[1];");
+    let o = frag(
+        "float4x4 m = 1; float4 a = m._m00_m23_m11_m31; float4 b = m._11_34_22_42; float c = m._m32; float4 r = m[1];",
+    );
     let ir = o.clean();
     assert!(ir.contains("(elements _m00_m23_m11_m31:float4 (var local#0:float4x4))"), "{ir}");
-    assert!(ir.contains("(elements _m00_m23_m11_m31:float4 (var local#0:float4x4))\n") || ir.matches("elements _m00_m23_m11_m31").count() == 2, "{ir}");
+    assert!(
+        ir.contains("(elements _m00_m23_m11_m31:float4 (var local#0:float4x4))\n")
+            || ir.matches("elements _m00_m23_m11_m31").count() == 2,
+        "{ir}"
+    );
     assert!(ir.contains("(index:float4 (var local#0:float4x4) (lit 1:int))"), "{ir}");
 }
 
@@ -266,7 +276,8 @@ fn profile_overloads_choose_by_stage() {
     assert!(v.clean().contains("(call pick#0:float)"), "{}", v.ir);
     let f = run(src, "main_fragment", "fp40");
     assert!(f.clean().contains("(call pick#1:float)"), "{}", f.ir);
-    let exact = "fp40 float pick() { return 9; }\nps float pick() { return 2; }\nfloat4 main() : COLOR { return pick(); }";
+    let exact =
+        "fp40 float pick() { return 9; }\nps float pick() { return 2; }\nfloat4 main() : COLOR { return pick(); }";
     assert!(run(exact, "main", "fp40").clean().contains("(call pick#0:float)"));
     assert!(run(exact, "main", "arbfp1").clean().contains("(call pick#1:float)"));
 }
@@ -277,7 +288,8 @@ fn profile_overloads_choose_by_stage() {
 fn profile_restrictions_apply_only_to_reached_code() {
     let src = "float unused(float x) { return ddx(x); }\nfloat4 main(float4 p : POSITION) : POSITION { return p; }";
     assert!(run(src, "main", "vp40").diags.is_empty());
-    let src = "float used(float x) { return ddx(x); }\nfloat4 main(float4 p : POSITION) : POSITION { return used(p.x); }";
+    let src =
+        "float used(float x) { return ddx(x); }\nfloat4 main(float4 p : POSITION) : POSITION { return used(p.x); }";
     assert_eq!(run(src, "main", "vp40").codes(), vec![codes::E_PROFILE]);
     assert!(run(src, "main", "fp40").diags.is_empty());
 }
@@ -349,9 +361,11 @@ fn typedefs_and_generic_types() {
 
 #[test]
 fn switch_loops_and_control_flow() {
-    let o = frag("int k = 2; float acc = 0; for (int i = 0; i < 4; i++) { if (i == 2) continue; acc += i; }\n\
+    let o = frag(
+        "int k = 2; float acc = 0; for (int i = 0; i < 4; i++) { if (i == 2) continue; acc += i; }\n\
         switch (k) { case 1: case 2: acc = 1; break; default: acc = 2; }\n\
-        do { acc -= 1; } while (acc > 0); while (acc < 3) acc++; if (acc > 100) discard;");
+        do { acc -= 1; } while (acc > 0); while (acc < 3) acc++; if (acc > 100) discard;",
+    );
     let ir = o.clean();
     assert!(ir.contains("case 1, case 2:"), "{ir}");
     assert!(frag("break;").codes() == vec![codes::E_BAD_CONTROL_FLOW]);

@@ -30,7 +30,11 @@ impl<'a> Lowerer<'a> {
         }
         if let Some(t) = builtin_type(&id.name) {
             if t.scalar().is_some_and(Scalar::is_compile_time) {
-                self.error(codes::E_UNKNOWN_TYPE, id.span, format!("`{}` is a compile-time type; no object can have it", id.name));
+                self.error(
+                    codes::E_UNKNOWN_TYPE,
+                    id.span,
+                    format!("`{}` is a compile-time type; no object can have it", id.name),
+                );
                 return None;
             }
             return Some(t);
@@ -121,7 +125,11 @@ impl<'a> Lowerer<'a> {
                 let Some(base) = self.decl_base_type(&d.specifiers) else { continue };
                 for decl in &d.declarators {
                     if fields.iter().any(|f: &Field| f.name == decl.name.name) {
-                        self.error(codes::E_REDECLARED, decl.name.span, format!("field `{}` declared twice", decl.name.name));
+                        self.error(
+                            codes::E_REDECLARED,
+                            decl.name.span,
+                            format!("field `{}` declared twice", decl.name.name),
+                        );
                         continue;
                     }
                     if let Some(t) = self.array_type(base, &decl.array) {

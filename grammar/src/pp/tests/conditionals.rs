@@ -15,27 +15,15 @@ fn if_elif_else_chain_takes_the_first_true_group() {
 
 #[test]
 fn ifdef_and_ifndef() {
-    expands(
-        "#define X\n#ifdef X\na\n#endif\n#ifndef X\nb\n#endif\n#ifdef Y\nc\n#else\nd\n#endif\n",
-        "a d",
-    );
+    expands("#define X\n#ifdef X\na\n#endif\n#ifndef X\nb\n#endif\n#ifdef Y\nc\n#else\nd\n#endif\n", "a d");
 }
 
 #[test]
 fn defined_forms() {
-    expands(
-        "#define X 0\n#if defined X && defined(X) && !defined Y && !defined ( Y )\nyes\n#endif\n",
-        "yes",
-    );
+    expands("#define X 0\n#if defined X && defined(X) && !defined Y && !defined ( Y )\nyes\n#endif\n", "yes");
     // The operand of `defined` is not expanded, even when `defined` comes from a macro.
-    expands(
-        "#define X Y\n#define D defined(X)\n#if D && defined X\nyes\n#endif\n",
-        "yes",
-    );
-    expands(
-        "#if defined __LINE__ && defined(__FILE__)\nbuiltin\n#endif\n",
-        "builtin",
-    );
+    expands("#define X Y\n#define D defined(X)\n#if D && defined X\nyes\n#endif\n", "yes");
+    expands("#if defined __LINE__ && defined(__FILE__)\nbuiltin\n#endif\n", "builtin");
 }
 
 #[test]
@@ -46,39 +34,24 @@ fn unsigned_arithmetic_in_if() {
 
 #[test]
 fn unselected_operands_are_not_evaluated() {
-    expands(
-        "#if 1 ? 2 : (1/0)\nok\n#endif\n#if 0 && 1/0\nno\n#else\nok2\n#endif\n",
-        "ok ok2",
-    );
+    expands("#if 1 ? 2 : (1/0)\nok\n#endif\n#if 0 && 1/0\nno\n#else\nok2\n#endif\n", "ok ok2");
 }
 
 #[test]
 fn precedence_in_if() {
-    expands(
-        "#if 1 + 2 * 3 == 7 && (1 << 2 | 1) == 5 && !(2 > 3)\nok\n#endif\n",
-        "ok",
-    );
+    expands("#if 1 + 2 * 3 == 7 && (1 << 2 | 1) == 5 && !(2 > 3)\nok\n#endif\n", "ok");
 }
 
 #[test]
 fn remaining_identifiers_are_zero_and_macros_expand() {
     expands("#if UNDEFINED == 0 && !UNDEFINED\nzero\n#endif\n", "zero");
-    expands(
-        "#define MAX(a, b) ((a) > (b) ? (a) : (b))\n#if MAX(1, 3) == 3\nmax\n#endif\n",
-        "max",
-    );
-    expands(
-        "#define VIEW 2\n#define SPLIT 2\n#if(VIEW == SPLIT)\nsplit\n#endif\n",
-        "split",
-    );
+    expands("#define MAX(a, b) ((a) > (b) ? (a) : (b))\n#if MAX(1, 3) == 3\nmax\n#endif\n", "max");
+    expands("#define VIEW 2\n#define SPLIT 2\n#if(VIEW == SPLIT)\nsplit\n#endif\n", "split");
 }
 
 #[test]
 fn elif_after_a_taken_group_is_not_evaluated() {
-    expands(
-        "#if 1\na\n#elif 1/0\nb\n#elif garbage (\nc\n#else\nd\n#endif\n",
-        "a",
-    );
+    expands("#if 1\na\n#elif 1/0\nb\n#elif garbage (\nc\n#else\nd\n#endif\n", "a");
 }
 
 #[test]

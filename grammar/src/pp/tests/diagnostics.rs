@@ -14,11 +14,7 @@ fn unterminated_conditional_points_at_the_opening_if() {
 
 #[test]
 fn stray_conditional_directives() {
-    for (src, word) in [
-        ("#endif\n", "#endif"),
-        ("#else\n", "#else"),
-        ("#elif 1\n", "#elif"),
-    ] {
+    for (src, word) in [("#endif\n", "#endif"), ("#else\n", "#else"), ("#elif 1\n", "#elif")] {
         let r = pp(src);
         let d = r.single();
         assert_eq!(d.code, "E0108", "{src}");
@@ -43,16 +39,9 @@ fn arity_mismatch_names_counts_and_definition() {
     let r = pp("#define two(a, b) a b\nx two(1) y\n");
     let d = r.single();
     assert_eq!(d.code, "E0110");
-    assert!(
-        d.message.contains("takes 2 arguments, but 1 was given"),
-        "{}",
-        d.message
-    );
+    assert!(d.message.contains("takes 2 arguments, but 1 was given"), "{}", d.message);
     assert_eq!(r.place(d), "main.cg:2:3");
-    assert!(d
-        .labels
-        .iter()
-        .any(|l| !l.primary && r.sources.location(l.span).line == 1));
+    assert!(d.labels.iter().any(|l| !l.primary && r.sources.location(l.span).line == 1));
     assert_eq!(r.text(), "x two y");
     let r = pp("#define none() 0\n#define v(a, ...) a\nnone(1) v()\n");
     assert_eq!(r.codes(), ["E0110"], "v() passes one empty argument: fine");
@@ -75,9 +64,7 @@ fn unterminated_invocation_inside_an_argument() {
 
 #[test]
 fn invocations_cannot_span_the_end_of_an_included_file() {
-    let fs = MemoryFs::new()
-        .with("main.cg", "#define f(x) x\n#include \"h.h\"\n1)\n")
-        .with("h.h", "f(\n");
+    let fs = MemoryFs::new().with("main.cg", "#define f(x) x\n#include \"h.h\"\n1)\n").with("h.h", "f(\n");
     let r = run_with(&fs, "main.cg", &PpOptions::default());
     assert_eq!(r.codes(), ["E0111"]);
     assert_eq!(r.place(&r.diags[0]), "h.h:1:1");
@@ -143,21 +130,11 @@ fn stringize_needs_a_parameter() {
 
 #[test]
 fn bad_conditions() {
-    for src in [
-        "#if 1/0\n#endif\n",
-        "#if\n#endif\n",
-        "#if (1\n#endif\n",
-        "#if 1.0\n#endif\n",
-        "#if 1 +\n#endif\n",
-    ] {
+    for src in ["#if 1/0\n#endif\n", "#if\n#endif\n", "#if (1\n#endif\n", "#if 1.0\n#endif\n", "#if 1 +\n#endif\n"] {
         let r = pp(src);
         assert_eq!(r.codes(), ["E0115"], "{src:?}:\n{}", r.short());
     }
-    for src in [
-        "#if defined\n#endif\n",
-        "#if defined(X\n#endif\n",
-        "#if defined 3\n#endif\n",
-    ] {
+    for src in ["#if defined\n#endif\n", "#if defined(X\n#endif\n", "#if defined 3\n#endif\n"] {
         let r = pp(src);
         assert_eq!(r.codes(), ["E0120"], "{src:?}:\n{}", r.short());
     }
@@ -172,11 +149,7 @@ fn invalid_paste_keeps_tokens_and_maps_to_the_invocation() {
     assert_eq!(r.place(d), "main.cg:2:5");
     let span = d.primary_span().expect("has a primary label");
     assert!(span.expansion.is_some());
-    assert_eq!(
-        r.sources.location(span).line,
-        1,
-        "spelled in the definition"
-    );
+    assert_eq!(r.sources.location(span).line, 1, "spelled in the definition");
     assert_eq!(r.text(), "x = + / ;");
     let r = pp("#define cat(a, b) a ## b\ncat(/, /) cat(., .)\n");
     assert_eq!(r.codes(), ["E0117", "E0117"]);
@@ -189,10 +162,7 @@ fn condition_error_inside_a_macro_maps_to_its_use() {
     assert_eq!(d.code, "E0115");
     assert_eq!(r.place(d), "main.cg:2:10");
     let rendered = crate::diagnostic::render_plain(&r.sources, &r.diags);
-    assert!(
-        rendered.contains("in expansion of macro `DIV`"),
-        "{rendered}"
-    );
+    assert!(rendered.contains("in expansion of macro `DIV`"), "{rendered}");
 }
 
 #[test]

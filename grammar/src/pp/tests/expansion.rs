@@ -76,9 +76,7 @@ fputs(str(strncmp("abc\0d", "abc", '\4') // this goes away
 glue(HIGH, LOW);
 xglue(HIGH, LOW)
 "#;
-    let fs = MemoryFs::new()
-        .with("main.cg", src)
-        .with("vers2.h", "from_vers2\n");
+    let fs = MemoryFs::new().with("main.cg", src).with("vers2.h", "from_vers2\n");
     let r = run_with(&fs, "main.cg", &PpOptions::default());
     assert!(r.diags.is_empty(), "{}", r.short());
     let expected = r#"printf("x" "1" "= %d, x" "2" "= %s", x1, x2);
@@ -116,10 +114,7 @@ puts("The first, second, and third items.");
 
 #[test]
 fn gnu_comma_paste_drops_comma_before_empty_va_args() {
-    expands(
-        "#define e(fmt, ...) f(fmt, ## __VA_ARGS__)\ne(1) e(1, 2, 3)\n",
-        "f(1) f(1, 2, 3)",
-    );
+    expands("#define e(fmt, ...) f(fmt, ## __VA_ARGS__)\ne(1) e(1, 2, 3)\n", "f(1) f(1, 2, 3)");
 }
 
 #[test]
@@ -142,65 +137,34 @@ fn space_before_parenthesis_makes_object_like() {
 
 #[test]
 fn empty_arguments() {
-    expands(
-        "#define e(x) [x]\n#define two(a, b) a|b\ne() two(,) two( , 1)\n",
-        "[] | |1",
-    );
+    expands("#define e(x) [x]\n#define two(a, b) a|b\ne() two(,) two( , 1)\n", "[] | |1");
     expands("#define z() zero\nz() z( )\n", "zero zero");
 }
 
 #[test]
 fn parentheses_and_commas_in_arguments() {
-    expands(
-        "#define first(a, b) a\nfirst((1, 2), 3) first(f(x, y), [z])\n",
-        "(1, 2) f(x, y)",
-    );
+    expands("#define first(a, b) a\nfirst((1, 2), 3) first(f(x, y), [z])\n", "(1, 2) f(x, y)");
 }
 
 #[test]
 fn arguments_are_expanded_except_as_operands_of_hash() {
-    expands(
-        "#define str(x) #x\n#define xstr(x) str(x)\n#define N 42\nstr(N) xstr(N)\n",
-        r#""N" "42""#,
-    );
-    expands(
-        "#define cat(a, b) a ## b\n#define N 42\n#define NN no\ncat(N, N)\n",
-        "no",
-    );
+    expands("#define str(x) #x\n#define xstr(x) str(x)\n#define N 42\nstr(N) xstr(N)\n", r#""N" "42""#);
+    expands("#define cat(a, b) a ## b\n#define N 42\n#define NN no\ncat(N, N)\n", "no");
 }
 
 #[test]
 fn stringizing_collapses_spaces_and_escapes_literals() {
     let r = pp("#define s(x) #x\ns(  a   \"b\\n\"  'c' )\ns(a\n   b) s( /* c */ x /* c */ ) s('\"' \"\\\\\")\n");
     assert!(r.diags.is_empty(), "{}", r.short());
-    let texts: Vec<&str> = r
-        .out
-        .tokens
-        .iter()
-        .map(|t| r.sources.text(t.span))
-        .collect();
-    assert_eq!(
-        texts,
-        [
-            r#""a \"b\\n\" 'c'""#,
-            r#""a b""#,
-            r#""x""#,
-            r#""'\"' \"\\\\\"""#
-        ]
-    );
+    let texts: Vec<&str> = r.out.tokens.iter().map(|t| r.sources.text(t.span)).collect();
+    assert_eq!(texts, [r#""a \"b\\n\" 'c'""#, r#""a b""#, r#""x""#, r#""'\"' \"\\\\\"""#]);
     assert!(r.out.tokens.iter().all(|t| t.kind == TokenKind::StringLit));
 }
 
 #[test]
 fn paste_then_rescan() {
-    expands(
-        "#define cat(a, b) a ## b\n#define xy 7\ncat(x, y) cat(1, 2) cat(0x, 1F) cat(., 5)\n",
-        "7 12 0x1F .5",
-    );
-    expands(
-        "#define cat(a, b) a ## b\n#define fn(x) [x]\ncat(f, n)(1)\n",
-        "[1]",
-    );
+    expands("#define cat(a, b) a ## b\n#define xy 7\ncat(x, y) cat(1, 2) cat(0x, 1F) cat(., 5)\n", "7 12 0x1F .5");
+    expands("#define cat(a, b) a ## b\n#define fn(x) [x]\ncat(f, n)(1)\n", "[1]");
     let r = super::pp("#define cat(a, b) a ## b\ncat(<, <)= cat(-, >) cat(#, #) cat(<<, =)\n");
     let kinds: Vec<TokenKind> = r.out.tokens.iter().map(|t| t.kind).collect();
     use TokenKind::*;
@@ -241,40 +205,20 @@ fn tokens_keep_their_origin() {
     assert_eq!(e.parent, None);
     // Diagnostics on the `+` map to the invocation.
     let user = r.sources.user_span(plus.span);
-    assert_eq!(
-        r.sources.text(Span {
-            expansion: None,
-            ..user
-        }),
-        "ADD(one, two)"
-    );
+    assert_eq!(r.sources.text(Span { expansion: None, ..user }), "ADD(one, two)");
 }
 
 #[test]
 fn expansion_chain_records_parents() {
     let r = pp("#define A B + 1\n#define B 2\nA\n");
     assert_eq!(r.text(), "2 + 1");
-    let names: Vec<&str> = r
-        .sources
-        .expansion_chain(r.out.tokens[0].span)
-        .iter()
-        .map(|e| e.macro_name.as_str())
-        .collect();
+    let names: Vec<&str> =
+        r.sources.expansion_chain(r.out.tokens[0].span).iter().map(|e| e.macro_name.as_str()).collect();
     assert_eq!(names, ["B", "A"]);
-    let b = r
-        .sources
-        .expansion(r.out.tokens[0].span.expansion.expect("from B"));
+    let b = r.sources.expansion(r.out.tokens[0].span.expansion.expect("from B"));
     assert_eq!(r.sources.text(b.call_site), "B");
-    assert!(
-        b.call_site.expansion.is_some(),
-        "B was invoked from inside A"
-    );
-    assert_eq!(
-        r.sources
-            .location(r.sources.user_span(r.out.tokens[0].span))
-            .line,
-        3
-    );
+    assert!(b.call_site.expansion.is_some(), "B was invoked from inside A");
+    assert_eq!(r.sources.location(r.sources.user_span(r.out.tokens[0].span)).line, 3);
 }
 
 #[test]
@@ -285,10 +229,7 @@ fn leading_space_of_expansion_follows_the_invocation() {
     assert_eq!(spaces[1..4], [false, true, false]);
     assert_eq!(spaces[5..8], [true, true, false]);
     // ...which stringizing through a second macro relies on.
-    expands(
-        "#define s(x) #x\n#define xs(x) s(x)\n#define E a   b\nxs([E]) xs( E )\n",
-        r#""[a b]" "a b""#,
-    );
+    expands("#define s(x) #x\n#define xs(x) s(x)\n#define E a   b\nxs([E]) xs( E )\n", r#""[a b]" "a b""#);
 }
 
 #[test]
@@ -300,10 +241,7 @@ fn no_newlines_in_output() {
 
 #[test]
 fn line_is_that_of_the_outermost_invocation() {
-    expands(
-        "#define id(x) x\nid(a\n__LINE__\n)\n__LINE__\n#define L __LINE__\nL\n",
-        "a 2 5 7",
-    );
+    expands("#define id(x) x\nid(a\n__LINE__\n)\n__LINE__\n#define L __LINE__\nL\n", "a 2 5 7");
 }
 
 #[test]
@@ -317,26 +255,17 @@ fn file_and_line_directive() {
 
 #[test]
 fn arguments_spanning_lines_and_directives() {
-    expands(
-        "#define f(x) [x]\nf(1\n#ifdef NOPE\n2\n#else\n3\n#endif\n)\n",
-        "[1 3]",
-    );
+    expands("#define f(x) [x]\nf(1\n#ifdef NOPE\n2\n#else\n3\n#endif\n)\n", "[1 3]");
 }
 
 #[test]
 fn nested_invocations_in_arguments() {
-    expands(
-        "#define f(x) (x)\n#define g(x, y) x y\ng(f(f(1)), f(g(2, 3)))\n",
-        "((1)) (2 3)",
-    );
+    expands("#define f(x) (x)\n#define g(x, y) x y\ng(f(f(1)), f(g(2, 3)))\n", "((1)) (2 3)");
 }
 
 #[test]
 fn command_line_definitions() {
-    let fs = MemoryFs::new().with(
-        "main.cg",
-        "#ifdef PARAMETER_UNIFORM\nuniform\n#endif\nN F(2)\n",
-    );
+    let fs = MemoryFs::new().with("main.cg", "#ifdef PARAMETER_UNIFORM\nuniform\n#endif\nN F(2)\n");
     let options = PpOptions {
         defines: vec![
             ("PARAMETER_UNIFORM".into(), None),
@@ -348,13 +277,8 @@ fn command_line_definitions() {
     let r = run_with(&fs, "main.cg", &options);
     assert!(r.diags.is_empty(), "{}", r.short());
     assert_eq!(r.text(), "uniform 3 2 + 1");
-    let e = r
-        .sources
-        .expansion(r.out.tokens[1].span.expansion.expect("from N"));
-    assert_eq!(
-        r.sources.file(e.definition.file).kind,
-        FileKind::CommandLine
-    );
+    let e = r.sources.expansion(r.out.tokens[1].span.expansion.expect("from N"));
+    assert_eq!(r.sources.file(e.definition.file).kind, FileKind::CommandLine);
     assert_eq!(r.out.files.len(), 1, "the command line is not a file read");
 }
 

@@ -19,29 +19,16 @@ fn exponential_macros_stop_at_the_budget_with_one_error() {
     assert_eq!(r.codes(), ["E0112"], "{}", r.short());
     assert_eq!(r.place(&r.diags[0]), "main.cg:41:1");
     assert!(r.out.tokens.len() <= PpOptions::default().expansion_budget);
-    assert!(
-        r.text().ends_with("after a1"),
-        "expansion is off after the error"
-    );
+    assert!(r.text().ends_with("after a1"), "expansion is off after the error");
 }
 
 #[test]
 fn small_budget_is_respected() {
     let fs = MemoryFs::new().with("main.cg", "#define A x x x x\n#define B A A A A\nB B B\n");
-    let options = PpOptions {
-        expansion_budget: 30,
-        ..PpOptions::default()
-    };
+    let options = PpOptions { expansion_budget: 30, ..PpOptions::default() };
     let r = run_with(&fs, "main.cg", &options);
     assert_eq!(r.codes(), ["E0112"]);
-    let r = run_with(
-        &fs,
-        "main.cg",
-        &PpOptions {
-            expansion_budget: 100,
-            ..PpOptions::default()
-        },
-    );
+    let r = run_with(&fs, "main.cg", &PpOptions { expansion_budget: 100, ..PpOptions::default() });
     assert!(r.diags.is_empty());
     assert_eq!(r.out.tokens.len(), 48);
 }
@@ -70,11 +57,7 @@ fn ten_thousand_nested_ifs() {
     let r = pp(&taken);
     assert!(r.diags.is_empty(), "{}", r.short());
     assert_eq!(r.text(), "x");
-    let skipped = format!(
-        "#if 0\n{}x\n{}#else\ny\n#endif\n",
-        "#if 1\n".repeat(n),
-        "#endif\n".repeat(n)
-    );
+    let skipped = format!("#if 0\n{}x\n{}#else\ny\n#endif\n", "#if 1\n".repeat(n), "#endif\n".repeat(n));
     let r = pp(&skipped);
     assert!(r.diags.is_empty(), "{}", r.short());
     assert_eq!(r.text(), "y");

@@ -24,12 +24,7 @@ pub(super) struct Run {
 impl Run {
     /// The output tokens, joined by single spaces.
     pub fn text(&self) -> String {
-        let texts: Vec<&str> = self
-            .out
-            .tokens
-            .iter()
-            .map(|t| self.sources.text(t.span))
-            .collect();
+        let texts: Vec<&str> = self.out.tokens.iter().map(|t| self.sources.text(t.span)).collect();
         texts.join(" ")
     }
 
@@ -43,20 +38,13 @@ impl Run {
 
     /// The only diagnostic; fails the test otherwise.
     pub fn single(&self) -> &Diagnostic {
-        assert_eq!(
-            self.diags.len(),
-            1,
-            "expected one diagnostic, got:\n{}",
-            self.short()
-        );
+        assert_eq!(self.diags.len(), 1, "expected one diagnostic, got:\n{}", self.short());
         &self.diags[0]
     }
 
     /// `file:line:col` of a diagnostic, mapped to the user's text.
     pub fn place(&self, d: &Diagnostic) -> String {
-        let l = d
-            .location(&self.sources)
-            .expect("diagnostic has a location");
+        let l = d.location(&self.sources).expect("diagnostic has a location");
         format!("{}:{}:{}", l.file, l.line, l.column)
     }
 }
@@ -67,30 +55,19 @@ pub(super) fn run_with(fs: &MemoryFs, root: &str, options: &PpOptions) -> Run {
     let (text, _) = decode(fs.read(Path::new(root)).unwrap_or_default());
     let id = sources.add_file(root, Some(normalize(Path::new(root))), text);
     let (out, diags) = preprocess(&mut sources, id, options, fs);
-    Run {
-        sources,
-        out,
-        diags,
-    }
+    Run { sources, out, diags }
 }
 
 /// Preprocesses one file `main.cg` holding `src`.
 pub(super) fn pp(src: &str) -> Run {
-    run_with(
-        &MemoryFs::new().with("main.cg", src),
-        "main.cg",
-        &PpOptions::default(),
-    )
+    run_with(&MemoryFs::new().with("main.cg", src), "main.cg", &PpOptions::default())
 }
 
 /// Lexes `text` and joins its tokens with single spaces (the form [`Run::text`] gives).
 pub(super) fn norm(text: &str) -> String {
     let (toks, _) = lex(text, FileId(0));
-    let texts: Vec<&str> = toks
-        .iter()
-        .filter(|t| t.kind != TokenKind::Newline)
-        .map(|t| &text[t.span.range()])
-        .collect();
+    let texts: Vec<&str> =
+        toks.iter().filter(|t| t.kind != TokenKind::Newline).map(|t| &text[t.span.range()]).collect();
     texts.join(" ")
 }
 
