@@ -106,9 +106,6 @@ pub struct Plan {
     pub copies: Vec<Copy>,
 }
 
-/// Jobs sharing one parse and analysis: the .cg and its (sorted) alias set.
-type GroupKey = (PathBuf, Vec<String>);
-
 /// A translation request: a .cg in a context.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Job {
@@ -262,28 +259,35 @@ pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize
     let mut distinct: Vec<Job> = requests.iter().map(|(j, _, _)| j.clone()).collect();
     distinct.sort();
     distinct.dedup();
-    // Parse and analyse once per (file, alias set); port once per context.
-    let mut groups: BTreeMap<GroupKey, Vec<Job>> = BTreeMap::new();
+    // Parse and analyse once per file; again per alias set only for files whose text
+    // mentions `_ALIAS` (the defines cannot change the others). Port once per context.
+    let mut by_cg: BTreeMap<PathBuf, Vec<Job>> = BTreeMap::new();
     for job in distinct {
-        let mut aliases: Vec<String> = job.context.aliases.iter().filter(|a| !a.is_empty()).cloned().collect();
-        aliases.sort();
-        groups.entry((job.cg.clone(), aliases)).or_default().push(job);
+        by_cg.entry(job.cg.clone()).or_default().push(job);
     }
-    let groups: Vec<(GroupKey, Vec<Job>)> = groups.into_iter().collect();
-    let total = groups.len();
+    let by_cg: Vec<(PathBuf, Vec<Job>)> = by_cg.into_iter().collect();
+    let total = by_cg.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<(Job, Option<String>, Vec<ReportDiagnostic>)> = groups
+    let results: Vec<(Job, Option<String>, Vec<ReportDiagnostic>)> = by_cg
         .par_iter()
-        .flat_map_iter(|((cg, aliases), jobs)| {
-            let (analysis, sources) = analyze_file(cg, aliases, fs);
-            let out: Vec<_> = jobs
-                .iter()
-                .map(|job| {
-                    let options = TranslateOptions { context: job.context.context(), ..TranslateOptions::default() };
-                    let t = port(&analysis, &options);
-                    (job.clone(), t.text, report_diagnostics(&sources, &t.diagnostics))
-                })
-                .collect();
+        .flat_map_iter(|(cg, jobs)| {
+            let base = analyze_file(cg, &[], fs);
+            let uses_aliases = base.1.files().any(|(_, f)| f.text.contains("_ALIAS"));
+            let mut per_aliases: BTreeMap<Vec<String>, (Analysis, SourceMap)> = BTreeMap::new();
+            let mut out = Vec::with_capacity(jobs.len());
+            for job in jobs {
+                let options = TranslateOptions { context: job.context.context(), ..TranslateOptions::default() };
+                let mut aliases: Vec<String> = job.context.aliases.iter().filter(|a| !a.is_empty()).cloned().collect();
+                aliases.sort();
+                let (analysis, sources) = if uses_aliases && !aliases.is_empty() {
+                    let entry = per_aliases.entry(aliases.clone()).or_insert_with(|| analyze_file(cg, &aliases, fs));
+                    (&entry.0, &entry.1)
+                } else {
+                    (&base.0, &base.1)
+                };
+                let t = port(analysis, &options);
+                out.push((job.clone(), t.text, report_diagnostics(sources, &t.diagnostics)));
+            }
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             progress(n, total);
             out

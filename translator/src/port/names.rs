@@ -318,13 +318,18 @@ impl Namer {
             base = "v".into();
         }
         let free = |n: &str, taken: &HashSet<String>| !taken.contains(n) && !is_reserved(n);
+        // Suffixes go on the name without its trailing `_`, so they never form `__`.
+        let stem = match base.trim_end_matches('_') {
+            "" => "v".to_owned(),
+            s => s.to_owned(),
+        };
         let mut candidate = base.clone();
         if !free(&candidate, &self.taken) {
-            candidate = format!("{base}_");
+            candidate = format!("{stem}_");
         }
         let mut n = 2;
         while !free(&candidate, &self.taken) {
-            candidate = format!("{base}_{n}");
+            candidate = format!("{stem}_{n}");
             n += 1;
         }
         self.taken.insert(candidate.clone());
@@ -349,5 +354,10 @@ mod tests {
         assert_eq!(n.name("gl_thing"), "cg_thing");
         assert_eq!(n.name("a__b"), "a_b");
         assert_eq!(n.name("color"), "color_", "a second `color` in the same namespace");
+        // A name ending in `_` must not loop through `x__` forms (reserved for GLSL).
+        assert_eq!(n.name("x_"), "x_");
+        assert_eq!(n.name("x_"), "x_2");
+        assert_eq!(n.name("_"), "_");
+        assert_eq!(n.name("_"), "v_");
     }
 }
