@@ -2,3 +2,10 @@
 //! wgpu filter chain, and a CPU reference renderer of the Cg original.
 //!
 //! **Invariant:** this is the only crate that touches naga, glslang, wgpu and PNG files.
+//!
+//! - [`validate`]: RetroArch's loader rules (file format, glslang, slang interface) and
+//!   naga, on one emitted pass; findings are [`grammar::Diagnostic`]s with codes in
+//!   [`codes`] (`E06xx`).
+
+pub mod codes;
+pub mod validate;
