@@ -16,7 +16,7 @@ use grammar::{RealFs, Severity};
 use serde::Serialize;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use translator::migrate::{self, Plan, ReportDiagnostic, Root, Status};
+use translator::migrate::{self, Check, Plan, ReportDiagnostic, Root, Status};
 
 #[derive(Debug, Args)]
 pub struct MigrateArgs {
@@ -215,7 +215,9 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
             b.set_position(n as u64);
         }
     };
-    let plan: Plan = pool.install(|| migrate::plan(&roots, &RealFs, &progress));
+    let validator: Option<&migrate::Validator> =
+        if args.no_validate { None } else { Some(&runtime_check::validate::for_migration) };
+    let plan: Plan = pool.install(|| migrate::plan(&roots, &RealFs, validator, &progress));
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -275,7 +277,6 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
     }
 
     // Report.
-    let validation = || JsonValidation { naga: "skipped", glslang: "skipped" };
     let report = JsonReport {
         tool: "cg2slang",
         version: env!("CARGO_PKG_VERSION"),
@@ -289,7 +290,7 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
                 used_by: s.used_by.clone(),
                 variant: s.variant,
                 diagnostics: json_diags(&s.diagnostics),
-                validation: validation(),
+                validation: JsonValidation { naga: s.naga.as_str(), glslang: s.glslang.as_str() },
             })
             .collect(),
         presets: plan
@@ -316,11 +317,10 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
             presets_translated: plan.presets.iter().filter(|p| p.text.is_some()).count(),
             presets_failed: plan.presets.iter().filter(|p| p.text.is_none()).count(),
             luts_copied,
-            validated: 0,
+            validated: plan.shaders.iter().filter(|s| s.naga == Check::Ok && s.glslang == Check::Ok).count(),
             seconds: start.elapsed().as_secs_f64(),
         },
     };
-    let _ = args.no_validate;
     if let Some(path) = &args.report {
         match serde_json::to_string_pretty(&report) {
             Ok(json) => {
@@ -338,7 +338,10 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
     print_summary(&report, &plan);
     if io_failed {
         Exit::Failure
-    } else if report.summary.shaders_failed > 0 || report.summary.presets_failed > 0 {
+    } else if report.summary.shaders_failed > 0
+        || report.summary.presets_failed > 0
+        || plan.shaders.iter().any(|s| s.naga == Check::Error || s.glslang == Check::Error)
+    {
         Exit::Errors
     } else {
         Exit::Clean

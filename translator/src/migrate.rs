@@ -7,12 +7,14 @@
 //! contexts translate differently gets one file per distinct text (`name.slang`,
 //! `name.v2.slang`, ...) and each .slangp points at its own. Output paths mirror the
 //! source tree; files outside it go under `_external/`. The planner reads through a
-//! `FileSystem` and never writes: the CLI validates and writes atomically.
+//! `FileSystem` and never writes: the CLI writes atomically. Validation is the caller's
+//! [`Validator`] hook (the validators live in a crate above this one), run on every
+//! distinct translation in the same parallel loop.
 //! Deterministic: inputs are sorted and translation is pure.
 
 use crate::preset::{self, Preset};
 use crate::retro::PassContext;
-use crate::translate::{analyze_pass, port, Analysis, TranslateOptions};
+use crate::translate::{analyze_pass, port, Analysis, TranslateOptions, Translation};
 use grammar::{Diagnostic, FileSystem, PpOptions, Severity, SourceMap};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -37,6 +39,43 @@ pub struct ReportDiagnostic {
     pub line: usize,
     pub column: usize,
 }
+
+/// The outcome of one validator on one shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    Ok,
+    Error,
+    Skipped,
+}
+
+impl Check {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Check::Ok => "ok",
+            Check::Error => "error",
+            Check::Skipped => "skipped",
+        }
+    }
+}
+
+/// What validation said of one translation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Validation {
+    /// naga on the naga dialect.
+    pub naga: Check,
+    /// RetroArch's loader: file format, glslang, the slang interface rules.
+    pub glslang: Check,
+    /// Findings, located in the Cg sources of the translation.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Validation {
+    pub const SKIPPED: Validation =
+        Validation { naga: Check::Skipped, glslang: Check::Skipped, diagnostics: Vec::new() };
+}
+
+/// Validates one translated pass (called only for translations that produced text).
+pub type Validator = dyn Fn(&Translation, &PassContext) -> Validation + Sync;
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {
@@ -77,6 +116,9 @@ pub struct ShaderOut {
     pub used_by: Vec<String>,
     /// 1 for the first distinct translation of its source, 2.. for further variants.
     pub variant: usize,
+    /// naga and glslang outcomes (skipped without a validator or without text).
+    pub naga: Check,
+    pub glslang: Check,
 }
 
 /// One emitted (or failed) .slangp file.
@@ -214,7 +256,12 @@ fn analyze_file(cg: &Path, aliases: &[String], fs: &dyn FileSystem) -> (Analysis
 }
 
 /// Plans the migration of `roots`. `progress` is called after each translation.
-pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize) + Sync)) -> Plan {
+pub fn plan(
+    roots: &[Root],
+    fs: &dyn FileSystem,
+    validator: Option<&Validator>,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Plan {
     // 1. Presets, each with its own source map.
     struct Loaded {
         base: PathBuf,
@@ -268,7 +315,8 @@ pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize
     let by_cg: Vec<(PathBuf, Vec<Job>)> = by_cg.into_iter().collect();
     let total = by_cg.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<(Job, Option<String>, Vec<ReportDiagnostic>)> = by_cg
+    type Outcome = (Option<String>, Vec<ReportDiagnostic>, Check, Check);
+    let results: Vec<(Job, Outcome)> = by_cg
         .par_iter()
         .flat_map_iter(|(cg, jobs)| {
             let base = analyze_file(cg, &[], fs);
@@ -286,22 +334,28 @@ pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize
                     (&base.0, &base.1)
                 };
                 let t = port(analysis, &options);
-                out.push((job.clone(), t.text, report_diagnostics(sources, &t.diagnostics)));
+                let v = match validator {
+                    Some(validate) if t.text.is_some() => validate(&t, &options.context),
+                    _ => Validation::SKIPPED,
+                };
+                let mut diags = report_diagnostics(sources, &t.diagnostics);
+                diags.extend(report_diagnostics(sources, &v.diagnostics));
+                out.push((job.clone(), (t.text, diags, v.naga, v.glslang)));
             }
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             progress(n, total);
             out
         })
         .collect();
-    let by_job: HashMap<Job, (Option<String>, Vec<ReportDiagnostic>)> =
-        results.into_iter().map(|(j, t, d)| (j, (t, d))).collect();
+    let by_job: HashMap<Job, Outcome> = results.into_iter().collect();
 
     // 4. Group by source file: one output per distinct text.
     let mut plan = Plan::default();
     let mut output_of: HashMap<Job, usize> = HashMap::new();
     let mut per_source: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
     for (job, base, used_by) in &requests {
-        let (text, diags) = by_job.get(job).cloned().unwrap_or((None, Vec::new()));
+        let (text, diags, naga, glslang) =
+            by_job.get(job).cloned().unwrap_or((None, Vec::new(), Check::Skipped, Check::Skipped));
         let variants = per_source.entry(job.cg.clone()).or_default();
         let existing = variants.iter().copied().find(|&i| {
             let s = &plan.shaders[i];
@@ -339,6 +393,8 @@ pub fn plan(roots: &[Root], fs: &dyn FileSystem, progress: &(dyn Fn(usize, usize
                     diagnostics: diags,
                     used_by: Vec::new(),
                     variant,
+                    naga,
+                    glslang,
                 });
                 let i = plan.shaders.len() - 1;
                 variants.push(i);

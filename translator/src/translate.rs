@@ -4,7 +4,7 @@
 //! and gathers every diagnostic (deduplicated: code shared by both stages reports once).
 //! Refuses to produce text while errors remain. Pure: no file system, deterministic.
 
-use crate::back::slang::{self, WriteInput};
+use crate::back::slang::{self, StageText, WriteInput};
 use crate::ir::{Module, Stage};
 use crate::port::{connectors, semantics};
 use crate::retro::PassContext;
@@ -18,6 +18,25 @@ pub struct Translation {
     /// For each output line, the Cg span it came from.
     pub line_map: Vec<Option<Span>>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The naga dialect of the same pass (one text per stage), when the canonical text
+    /// exists and the naga writer could express it.
+    pub naga: Option<NagaStages>,
+    /// Why the naga dialect is missing although the canonical text exists (errors of
+    /// the naga writer alone). Validation reports them under `naga`.
+    pub naga_diagnostics: Vec<Diagnostic>,
+}
+
+/// The naga dialect of a pass: what naga's GLSL front end and the wgpu chain read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NagaStages {
+    pub vertex: StageText,
+    pub fragment: StageText,
+}
+
+impl Translation {
+    fn failed(diagnostics: Vec<Diagnostic>) -> Translation {
+        Translation { text: None, line_map: Vec::new(), diagnostics, naga: None, naga_diagnostics: Vec::new() }
+    }
 }
 
 /// Options of one translation.
@@ -75,10 +94,10 @@ pub fn analyze_pass(sources: &SourceMap, parsed: &ParseResult, options: &Transla
 pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
     let mut diagnostics = analysis.diagnostics.clone();
     let (Some(vertex), Some(fragment)) = (&analysis.vertex, &analysis.fragment) else {
-        return Translation { text: None, line_map: Vec::new(), diagnostics };
+        return Translation::failed(diagnostics);
     };
     if grammar::has_errors(&diagnostics) {
-        return Translation { text: None, line_map: Vec::new(), diagnostics };
+        return Translation::failed(diagnostics);
     }
     let parameters = semantics::parameter_names(&analysis.pragmas);
     let mut port_diags = Vec::new();
@@ -89,7 +108,7 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
         analysis.pragmas.iter().filter(|p| p.split_whitespace().nth(1) == Some("parameter")).cloned().collect();
     let alias_defines: Vec<String> =
         options.context.aliases.iter().filter(|a| !a.is_empty()).map(|a| format!("{a}_ALIAS")).collect();
-    let written = slang::write(&WriteInput {
+    let input = WriteInput {
         vertex,
         fragment,
         vertex_bindings: &vb,
@@ -98,14 +117,21 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
         header: analysis.header.clone(),
         parameter_pragmas,
         alias_defines,
-    });
+    };
+    let written = slang::write(&input);
     for d in port_diags.into_iter().chain(written.diagnostics) {
         if !diagnostics.contains(&d) {
             diagnostics.push(d);
         }
     }
-    let ok = !grammar::has_errors(&diagnostics);
-    Translation { text: ok.then_some(written.text), line_map: written.line_map, diagnostics }
+    if grammar::has_errors(&diagnostics) {
+        return Translation { line_map: written.line_map, ..Translation::failed(diagnostics) };
+    }
+    let naga = slang::write_naga(&input);
+    let naga_diagnostics: Vec<Diagnostic> =
+        naga.diagnostics.into_iter().filter(|d| d.is_error() && !diagnostics.contains(d)).collect();
+    let naga = naga_diagnostics.is_empty().then_some(NagaStages { vertex: naga.vertex, fragment: naga.fragment });
+    Translation { text: Some(written.text), line_map: written.line_map, diagnostics, naga, naga_diagnostics }
 }
 
 /// Translates a parsed file. `parsed` must come from `sources`.

@@ -281,6 +281,53 @@ pub fn validate(text: &str, line_map: &[Option<Span>], ctx: &ValidationContext<'
     ValidationResult { glslang, interface, naga, diagnostics, issues, meta: stages.meta, naga_modules }
 }
 
+/// Validates a translated pass: the canonical text through RetroArch's rules and
+/// glslang, its naga dialect through naga. `None` when the translation produced no text.
+/// When the writer could not express the pass in the naga dialect, `naga` is an error
+/// carrying the writer's diagnostics.
+pub fn validate_translation(
+    translation: &translator::translate::Translation,
+    ctx: &ValidationContext<'_>,
+) -> Option<ValidationResult> {
+    let text = translation.text.as_deref()?;
+    let mut ctx = ctx.clone();
+    if let Some(naga) = &translation.naga {
+        let stage =
+            |s: &translator::back::slang::StageText| NagaStage { text: s.text.clone(), line_map: s.line_map.clone() };
+        ctx.naga_vertex = Some(stage(&naga.vertex));
+        ctx.naga_fragment = Some(stage(&naga.fragment));
+    }
+    let mut result = validate(text, &translation.line_map, &ctx);
+    if translation.naga.is_none() && !translation.naga_diagnostics.is_empty() {
+        result.naga = Status::Error;
+        result.diagnostics.extend(translation.naga_diagnostics.iter().cloned());
+    }
+    Some(result)
+}
+
+/// [`validate_translation`] summarised for the migration planner's report: glslang and
+/// the interface rules together as `glslang` (RetroArch's loader), naga as `naga`.
+/// Fits [`translator::migrate::Validator`].
+pub fn for_migration(
+    translation: &translator::translate::Translation,
+    context: &translator::retro::PassContext,
+) -> translator::migrate::Validation {
+    use translator::migrate::{Check, Validation};
+    let Some(v) = validate_translation(translation, &ValidationContext::for_pass(context)) else {
+        return Validation::SKIPPED;
+    };
+    let check = |s: Status| match s {
+        Status::Ok => Check::Ok,
+        Status::Error => Check::Error,
+        Status::Skipped => Check::Skipped,
+    };
+    let glslang = match (check(v.glslang), check(v.interface)) {
+        (Check::Error, _) | (_, Check::Error) => Check::Error,
+        (g, _) => g,
+    };
+    Validation { naga: check(v.naga), glslang, diagnostics: v.diagnostics }
+}
+
 /// Drops repeated issues (the same finding in both stages is reported once).
 fn dedup(issues: &mut Vec<Issue>) {
     let mut seen: Vec<(&'static str, String, Option<Place>)> = Vec::new();

@@ -52,21 +52,83 @@ pub struct Written {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Writes the canonical slang text of a vertex/fragment pair.
-pub fn write(input: &WriteInput<'_>) -> Written {
-    let mut diags = Vec::new();
-    let mut vs = StageWriter::new(input.vertex, Stage::Vertex, input.vertex_bindings, input.connectors);
+/// In the naga dialect, the sampler of the texture at binding `n` is at `n + 16`
+/// (slang bindings stay below 16).
+pub const NAGA_SAMPLER_BINDING_OFFSET: usize = 16;
+
+/// The naga dialect's sampler object for a texture: `Source` -> `Source_sampler`.
+pub fn naga_sampler_name(t: &Texture) -> String {
+    format!("{}_sampler", t.sampler_name())
+}
+
+/// One stage of the naga dialect: a complete GLSL 450 text and its line map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StageText {
+    pub text: String,
+    /// For each output line (0-based), the Cg span it was written from.
+    pub line_map: Vec<Option<Span>>,
+}
+
+/// The naga dialect of a vertex/fragment pair.
+pub struct NagaWritten {
+    pub vertex: StageText,
+    pub fragment: StageText,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Both stages written in one dialect, uniform reads still placeholders.
+struct Stages {
+    vertex: Lines,
+    fragment: Lines,
+    layout: Layout,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn write_stages(input: &WriteInput<'_>, naga: bool) -> Stages {
+    let mut vs = StageWriter::new(input.vertex, Stage::Vertex, input.vertex_bindings, input.connectors, naga);
     vs.write_stage();
-    let mut fs = StageWriter::new(input.fragment, Stage::Fragment, input.fragment_bindings, input.connectors);
+    let mut fs = StageWriter::new(input.fragment, Stage::Fragment, input.fragment_bindings, input.connectors, naga);
     fs.write_stage();
     let mut uses: BTreeMap<Uniform, usize> = BTreeMap::new();
     for (u, n) in vs.uses.iter().chain(fs.uses.iter()) {
         *uses.entry(u.clone()).or_default() += n;
     }
     let layout = uniforms::layout(&uses);
-    diags.append(&mut vs.diags);
-    diags.append(&mut fs.diags);
+    let mut diagnostics = std::mem::take(&mut vs.diags);
+    diagnostics.append(&mut fs.diags);
+    Stages { vertex: vs.out, fragment: fs.out, layout, diagnostics }
+}
 
+/// The push block and UBO, identical in both stages.
+fn uniform_blocks(out: &mut Lines, layout: &Layout) {
+    let block = |out: &mut Lines, decl: &str, name: &str, members: &[Uniform]| {
+        out.push("", None);
+        out.push(decl, None);
+        out.push("{", None);
+        for m in members {
+            let (ty, _) = m.glsl_type();
+            out.push(&format!("    {ty} {};", m.name()), None);
+        }
+        out.push(&format!("}} {name};"), None);
+    };
+    if !layout.push.is_empty() {
+        block(out, "layout(push_constant) uniform Push", "params", &layout.push);
+    }
+    if !layout.ubo.is_empty() {
+        block(out, "layout(std140, set = 0, binding = 0) uniform UBO", "global", &layout.ubo);
+    }
+}
+
+fn append_stage(out: &mut Lines, stage: &Lines, layout: &Layout) {
+    for (line, span) in stage.lines.iter().zip(&stage.spans) {
+        out.push(&resolve_placeholders(line, layout), *span);
+    }
+}
+
+/// Writes the canonical slang text of a vertex/fragment pair.
+pub fn write(input: &WriteInput<'_>) -> Written {
+    let stages = write_stages(input, false);
+    let layout = stages.layout;
     let mut out = Lines::default();
     out.push("#version 450", None);
     if !input.header.is_empty() {
@@ -87,30 +149,34 @@ pub fn write(input: &WriteInput<'_>) -> Written {
             out.push(&format!("#define {d}"), None);
         }
     }
-    let block = |out: &mut Lines, decl: &str, name: &str, members: &[Uniform]| {
-        out.push("", None);
-        out.push(decl, None);
-        out.push("{", None);
-        for m in members {
-            let (ty, _) = m.glsl_type();
-            out.push(&format!("    {ty} {};", m.name()), None);
-        }
-        out.push(&format!("}} {name};"), None);
-    };
-    if !layout.push.is_empty() {
-        block(&mut out, "layout(push_constant) uniform Push", "params", &layout.push);
-    }
-    if !layout.ubo.is_empty() {
-        block(&mut out, "layout(std140, set = 0, binding = 0) uniform UBO", "global", &layout.ubo);
-    }
-    for (pragma, stage) in [("#pragma stage vertex", &vs), ("#pragma stage fragment", &fs)] {
+    uniform_blocks(&mut out, &layout);
+    for (pragma, stage) in [("#pragma stage vertex", &stages.vertex), ("#pragma stage fragment", &stages.fragment)] {
         out.push("", None);
         out.push(pragma, None);
-        for (line, span) in stage.out.lines.iter().zip(&stage.out.spans) {
-            out.push(&resolve_placeholders(line, &layout), *span);
-        }
+        append_stage(&mut out, stage, &layout);
     }
-    Written { text: out.text(), line_map: out.spans, layout, diagnostics: diags }
+    Written { text: out.text(), line_map: out.spans, layout, diagnostics: stages.diagnostics }
+}
+
+/// Writes the naga dialect: one GLSL text per stage, separate `texture2D` and
+/// `sampler` objects (the sampler of binding `n` at `n + 16`), samplers passed to
+/// functions as texture + sampler pairs, no `#pragma` lines. Same IR, same names and
+/// same uniform layout as [`write`].
+pub fn write_naga(input: &WriteInput<'_>) -> NagaWritten {
+    let stages = write_stages(input, true);
+    let stage_text = |lines: &Lines| {
+        let mut out = Lines::default();
+        out.push("#version 450", None);
+        uniform_blocks(&mut out, &stages.layout);
+        out.push("", None);
+        append_stage(&mut out, lines, &stages.layout);
+        StageText { text: out.text(), line_map: out.spans }
+    };
+    NagaWritten {
+        vertex: stage_text(&stages.vertex),
+        fragment: stage_text(&stages.fragment),
+        diagnostics: stages.diagnostics,
+    }
 }
 
 fn resolve_placeholders(line: &str, layout: &Layout) -> String {
@@ -181,10 +247,32 @@ struct StageWriter<'a> {
     copied_params: HashSet<u32>,
     varying_names: HashMap<Place, String>,
     span: Option<Span>,
+    /// Writing the naga dialect: separate `texture2D` and `sampler` objects.
+    naga: bool,
+    /// Naga dialect: the sampler paired with each texture global, by texture name.
+    texture_samplers: HashMap<String, String>,
+    /// Naga dialect: the sampler parameter paired with each sampler parameter of the
+    /// function being written, by parameter name.
+    param_samplers: HashMap<String, String>,
+    /// Naga dialect: assignments that initialise, at the top of `main`, the globals
+    /// whose initialisers naga cannot evaluate as constants.
+    deferred_inits: Vec<(String, Option<Span>)>,
 }
 
 impl<'a> StageWriter<'a> {
-    fn new(m: &'a Module, stage: Stage, b: &'a Bindings, conn: &'a Connectors) -> StageWriter<'a> {
+    fn new(m: &'a Module, stage: Stage, b: &'a Bindings, conn: &'a Connectors, naga: bool) -> StageWriter<'a> {
+        let mut namer = Namer::new();
+        // Texture names (and their naga samplers) are the runtime's: no Cg name may take
+        // them. Reserved in both dialects so that both name everything alike.
+        for binding in b.params.iter().chain(b.globals.values()) {
+            let t = match binding {
+                Binding::Sampler(t) | Binding::TextureStruct(CgTextureStruct::Texture(t)) => t.clone(),
+                Binding::TextureStruct(CgTextureStruct::Input) => Texture::Source,
+                _ => continue,
+            };
+            namer.reserve(&t.sampler_name());
+            namer.reserve(&naga_sampler_name(&t));
+        }
         StageWriter {
             m,
             stage,
@@ -195,7 +283,7 @@ impl<'a> StageWriter<'a> {
             helpers: Helpers::new(),
             diags: Vec::new(),
             textures: BTreeSet::new(),
-            namer: Namer::new(),
+            namer,
             global_names: HashMap::new(),
             fn_names: HashMap::new(),
             struct_names: HashMap::new(),
@@ -207,6 +295,10 @@ impl<'a> StageWriter<'a> {
             copied_params: HashSet::new(),
             varying_names: HashMap::new(),
             span: None,
+            naga,
+            texture_samplers: HashMap::new(),
+            param_samplers: HashMap::new(),
+            deferred_inits: Vec::new(),
         }
     }
 
@@ -241,7 +333,30 @@ impl<'a> StageWriter<'a> {
             );
         }
         self.textures.insert(t.clone());
+        if self.naga {
+            self.texture_samplers.insert(t.sampler_name(), naga_sampler_name(t));
+        }
         t.sampler_name()
+    }
+
+    /// Naga dialect: the sampler object paired with a printed texture expression.
+    fn sampler_of(&self, texture: &str) -> Option<String> {
+        self.param_samplers.get(texture).or_else(|| self.texture_samplers.get(texture)).cloned()
+    }
+
+    /// A printed sampler-typed expression as a naga-dialect pair, or a diagnostic when
+    /// the expression is not a texture the writer knows the sampler of.
+    fn naga_pair(&mut self, texture: &str, span: Span) -> (String, String) {
+        match self.sampler_of(texture) {
+            Some(s) => (texture.to_owned(), s),
+            None => {
+                self.unsupported(
+                    Some(span),
+                    format!("sampler expression `{texture}` cannot be split into a texture and a sampler for naga"),
+                );
+                (texture.to_owned(), format!("{texture}_sampler"))
+            }
+        }
     }
 
     // ---- the stage ----
@@ -286,6 +401,14 @@ impl<'a> StageWriter<'a> {
         self.interface_decls(&mut head);
         self.struct_decls(&mut head, &order);
         self.global_decls(&mut head, &order);
+        // Deferred global initialisers run first in `main` (after its `{`).
+        if let Some(main) = order.iter().position(|&f| f == entry.function).and_then(|i| bodies.get_mut(i)) {
+            let at = main.lines.iter().position(|l| l == "{").map_or(main.lines.len(), |i| i + 1);
+            for (k, (line, span)) in self.deferred_inits.iter().enumerate() {
+                main.lines.insert(at + k, format!("    {line}"));
+                main.spans.insert(at + k, *span);
+            }
+        }
         for h in self.helpers.values() {
             head.push("", None);
             head.push(h.trim_end(), None);
@@ -422,7 +545,16 @@ impl<'a> StageWriter<'a> {
             }
             lines.push("layout(location = 0) out vec4 FragColor;".to_owned());
             for (i, t) in self.textures.iter().enumerate() {
-                lines.push(format!("layout(set = 0, binding = {}) uniform sampler2D {};", i + 1, t.sampler_name()));
+                if self.naga {
+                    lines.push(format!("layout(set = 0, binding = {}) uniform texture2D {};", i + 1, t.sampler_name()));
+                    lines.push(format!(
+                        "layout(set = 0, binding = {}) uniform sampler {};",
+                        i + 1 + NAGA_SAMPLER_BINDING_OFFSET,
+                        naga_sampler_name(t)
+                    ));
+                } else {
+                    lines.push(format!("layout(set = 0, binding = {}) uniform sampler2D {};", i + 1, t.sampler_name()));
+                }
             }
         }
         out.push(&lines.join("\n"), None);
@@ -562,6 +694,7 @@ impl<'a> StageWriter<'a> {
             })
             .collect();
         let mut lines = Vec::new();
+        let mut deferred: HashSet<Handle<crate::ir::Global>> = HashSet::new();
         for g in referenced {
             let global = &self.m.globals[g];
             let binding = self.b.globals.get(&(g.index() as u32)).cloned().unwrap_or(Binding::Private);
@@ -582,7 +715,19 @@ impl<'a> StageWriter<'a> {
                         Some(i) => self.expr(&self.m.global_exprs, i).0,
                         None => self.zero(global.ty),
                     };
-                    let constant = !written.contains(&g)
+                    if self.naga
+                        && global.init.is_some_and(|i| !naga_constant(self.m, &self.m.global_exprs, i, &deferred))
+                    {
+                        // naga evaluates global initialisers as constants and cannot
+                        // index matrices or call most builtins there: initialise in main.
+                        lines.push((format!("{ty} {name}{dims};"), global.span));
+                        self.deferred_inits.push((format!("{name} = {init};"), Some(global.span)));
+                        deferred.insert(g);
+                        continue;
+                    }
+                    // naga folds constants, and an unbound uniform's value (often 0)
+                    // can fold into a division by zero it rejects: keep it a variable.
+                    let constant = !(written.contains(&g) || self.naga && binding == Binding::Unbound)
                         && global.init.is_none_or(|i| is_constant_init(self.m, &self.m.global_exprs, i));
                     if constant {
                         lines.push((format!("const {ty} {name}{dims} = {init};"), global.span));
@@ -692,6 +837,14 @@ impl<'a> StageWriter<'a> {
                 })
             })
             .collect();
+        self.param_samplers.clear();
+        if self.naga {
+            for (p, name) in func.params.iter().zip(&self.param_names) {
+                if p.ty.is_sampler() {
+                    self.param_samplers.insert(name.clone(), local_namer.name(&format!("{name}_sampler")));
+                }
+            }
+        }
         for (h, l) in func.locals.iter() {
             self.local_names.insert(h, local_namer.name(&l.name));
         }
@@ -711,13 +864,23 @@ impl<'a> StageWriter<'a> {
                 ParamDir::InOut => "inout ",
             };
             let (t, dims) = self.decl_type(p.ty);
-            params.push(format!("{q}{t} {}{dims}", self.param_names[i]));
+            let name = &self.param_names[i];
+            match self.param_samplers.get(name) {
+                Some(sampler) if p.ty.is_sampler() => params.push(format!("texture2D {name}, sampler {sampler}")),
+                _ => params.push(format!("{q}{t} {name}{dims}")),
+            }
         }
         let name = self.fn_names.get(&f).cloned().unwrap_or_else(|| func.name.clone());
         self.line(0, &format!("{ret} {name}({})", params.join(", ")));
         self.line(0, "{");
         if let Some(body) = &func.body {
             self.block(&func.exprs, body, 1);
+            // naga ends every function with an implicit `return;`, which its validator
+            // rejects in a non-void function whose every path already returned.
+            if self.naga && func.ret != Type::Void && !matches!(body.stmts.last(), Some((Stmt::Return(_), _))) {
+                let zero = self.zero(func.ret);
+                self.line(1, &format!("return {zero};"));
+            }
         }
         self.span = Some(func.span);
         self.line(0, "}");
@@ -1123,6 +1286,7 @@ impl<'a> StageWriter<'a> {
             );
         }
         match &e.kind {
+            ExprKind::Literal(Literal::Float(f)) if self.naga && !(*f as f32).is_finite() => self.expr_literal_bits(*f),
             ExprKind::Literal(l) => literal(*l, e.ty),
             ExprKind::Var(v) => self.var(*v, e.ty),
             ExprKind::Member { base, field } => self.member(exprs, *base, *field, e.ty),
@@ -1181,12 +1345,45 @@ impl<'a> StageWriter<'a> {
                     UnaryOp::BitNot => (format!("~{}", paren_p(&o, 14)), 14),
                 }
             }
-            ExprKind::Binary { op, lhs, rhs } => self.binary(exprs, *op, *lhs, *rhs, e.ty),
+            ExprKind::Binary { op, lhs, rhs } => {
+                // naga folds constant divisions and rejects an infinite or NaN result
+                // (`0.0 / 0.0` from two constants): write such a value as its bits.
+                if self.naga && *op == BinaryOp::Div && e.ty == Type::FLOAT {
+                    if let Some(Literal::Float(f)) = crate::sema::const_eval::eval_scalar(self.m, exprs, h, 0) {
+                        if !(f as f32).is_finite() {
+                            return self.expr_literal_bits(f);
+                        }
+                    }
+                }
+                self.binary(exprs, *op, *lhs, *rhs, e.ty)
+            }
             ExprKind::Select { cond, accept, reject } => {
                 let c = self.expr(exprs, *cond);
+                let vector = matches!(exprs[*cond].ty, Type::Vector(_, n) if n > 1);
+                // `c ? true : false` on bool vectors is `c` (and the reverse `not(c)`).
+                if vector {
+                    match (bool_constant(exprs, *accept), bool_constant(exprs, *reject)) {
+                        (Some(true), Some(false)) => return c,
+                        (Some(false), Some(true)) => return (format!("not({})", c.0), PRIMARY),
+                        _ => {}
+                    }
+                }
                 let a = self.expr(exprs, *accept);
                 let r = self.expr(exprs, *reject);
-                if matches!(exprs[*cond].ty, Type::Vector(_, n) if n > 1) {
+                if vector && self.naga && e.ty.scalar() == Some(Scalar::Bool) {
+                    // naga has no `mix` on bool vectors: select per component in a helper.
+                    let t = glsl_type(e.ty).unwrap_or_default();
+                    let n = match e.ty {
+                        Type::Vector(_, n) => n as usize,
+                        _ => 1,
+                    };
+                    let comps: Vec<String> = "xyzw".chars().take(n).map(|k| format!("c.{k} ? a.{k} : r.{k}")).collect();
+                    self.helpers.insert(
+                        format!("cg_select/{t}"),
+                        format!("{t} cg_select({t} r, {t} a, {t} c)\n{{\n    return {t}({});\n}}\n", comps.join(", ")),
+                    );
+                    (format!("cg_select({}, {}, {})", r.0, a.0, c.0), PRIMARY)
+                } else if vector {
                     (format!("mix({}, {}, {})", r.0, a.0, c.0), PRIMARY)
                 } else {
                     (format!("{} ? {} : {}", paren_p(&c, 3), paren_p(&a, 2), paren_p(&r, 2)), 2)
@@ -1234,9 +1431,27 @@ impl<'a> StageWriter<'a> {
                 let v = self.expr(exprs, *value);
                 match (exprs[*value].ty, e.ty) {
                     (Type::Matrix { rows, .. }, Type::Vector(..)) => {
-                        let b = paren_p(&v, PRIMARY);
-                        let parts: Vec<String> = (0..rows).map(|r| format!("{b}[{r}]")).collect();
-                        (format!("{}({})", glsl_type(e.ty).unwrap_or_default(), parts.join(", ")), PRIMARY)
+                        let t = glsl_type(e.ty).unwrap_or_default();
+                        if stdlib::is_simple(&v.0) {
+                            let parts: Vec<String> = (0..rows).map(|r| format!("{}[{r}]", v.0)).collect();
+                            return (format!("{t}({})", parts.join(", ")), PRIMARY);
+                        }
+                        // A computed matrix is evaluated once, in a helper.
+                        let m = glsl_type(exprs[*value].ty).unwrap_or_default();
+                        let parts: Vec<String> = (0..rows).map(|r| format!("m[{r}]")).collect();
+                        let name = format!("cg_{t}_from_{m}");
+                        self.helpers.insert(
+                            format!("{name}/{m}"),
+                            format!("{t} {name}({m} m)\n{{\n    return {t}({});\n}}\n", parts.join(", ")),
+                        );
+                        (format!("{name}({})", v.0), PRIMARY)
+                    }
+                    (Type::Vector(..), Type::Matrix { .. }) if self.naga => {
+                        let t = glsl_type(e.ty).unwrap_or_default();
+                        match self.naga_matrix_construct(exprs, &[*value], e.ty, &t, std::slice::from_ref(&v.0)) {
+                            Some(p) => p,
+                            None => (format!("{t}({})", v.0), PRIMARY),
+                        }
                     }
                     _ => (format!("{}({})", glsl_type(e.ty).unwrap_or_default(), v.0), PRIMARY),
                 }
@@ -1259,14 +1474,23 @@ impl<'a> StageWriter<'a> {
                         glsl_type(e.ty).unwrap_or_default()
                     }
                 };
+                if self.naga {
+                    if let Some(p) = self.naga_matrix_construct(exprs, args, e.ty, &t, &parts) {
+                        return p;
+                    }
+                }
                 (format!("{t}({})", parts.join(", ")), PRIMARY)
             }
             ExprKind::Call { function, args } => {
-                let params = self.m.functions[*function].params.clone();
                 let mut parts = Vec::new();
-                for (i, &a) in args.iter().enumerate() {
-                    let _ = params.get(i);
-                    parts.push(self.expr(exprs, a).0);
+                for &a in args {
+                    let text = self.expr(exprs, a).0;
+                    if self.naga && exprs[a].ty.is_sampler() {
+                        let (t, s) = self.naga_pair(&text, exprs.span(a));
+                        parts.push(format!("{t}, {s}"));
+                    } else {
+                        parts.push(text);
+                    }
                 }
                 let name =
                     self.fn_names.get(function).cloned().unwrap_or_else(|| self.m.functions[*function].name.clone());
@@ -1284,7 +1508,8 @@ impl<'a> StageWriter<'a> {
                 let v = self.expr(exprs, *value);
                 match op {
                     Some(BinaryOp::Mul) if e.ty.is_matrix() => {
-                        (format!("{} = matrixCompMult({}, {})", t.0, t.0, v.0), 1)
+                        let product = self.matrix_comp_mult(&t.0, &v.0, e.ty);
+                        (format!("{} = {product}", t.0), 1)
                     }
                     Some(op) => (format!("{} {}= {}", t.0, op.symbol(), paren_p(&v, 1)), 1),
                     None => (format!("{} = {}", t.0, paren_p(&v, 1)), 1),
@@ -1474,6 +1699,36 @@ impl<'a> StageWriter<'a> {
         }
     }
 
+    /// Naga dialect: a non-finite float. naga folds `uintBitsToFloat(0x7f800000u)` and
+    /// rejects the infinite constant it gets, so this goes through a function call,
+    /// which it does not fold.
+    fn expr_literal_bits(&mut self, f: f64) -> Printed {
+        self.helpers.insert(
+            "cg_bits_to_float/uint".into(),
+            "float cg_bits_to_float(uint bits)\n{\n    return uintBitsToFloat(bits);\n}\n".into(),
+        );
+        (float_text(f).replace("uintBitsToFloat", "cg_bits_to_float"), PRIMARY)
+    }
+
+    /// Cg's component-wise `*` of two matrices: `matrixCompMult`, which naga's GLSL front
+    /// end lacks (the naga dialect gets a helper).
+    fn matrix_comp_mult(&mut self, a: &str, b: &str, ty: Type) -> String {
+        if !self.naga {
+            return format!("matrixCompMult({a}, {b})");
+        }
+        let t = glsl_type(ty).unwrap_or_default();
+        let rows = match ty {
+            Type::Matrix { rows, .. } => rows as usize,
+            _ => 0,
+        };
+        let cols: Vec<String> = (0..rows).map(|i| format!("a[{i}] * b[{i}]")).collect();
+        self.helpers.insert(
+            format!("cg_matrixCompMult/{t}"),
+            format!("{t} cg_matrixCompMult({t} a, {t} b)\n{{\n    return {t}({});\n}}\n", cols.join(", ")),
+        );
+        format!("cg_matrixCompMult({a}, {b})")
+    }
+
     fn binary(&mut self, exprs: &Exprs, op: BinaryOp, lhs: Handle<Expr>, rhs: Handle<Expr>, ty: Type) -> Printed {
         // GLSL mixes scalars and vectors in arithmetic itself: `s * v`, not `vec3(s) * v`.
         let arithmetic = matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div);
@@ -1532,7 +1787,7 @@ impl<'a> StageWriter<'a> {
             return (format!("{name}({}, {})", l.0, r.0), PRIMARY);
         }
         if op == BinaryOp::Mul && operand_ty.is_matrix() {
-            return (format!("matrixCompMult({}, {})", l.0, r.0), PRIMARY);
+            return (self.matrix_comp_mult(&l.0, &r.0, operand_ty), PRIMARY);
         }
         let prec = binary_prec(op);
         (format!("{} {} {}", paren_p(&l, prec), op.symbol(), paren_p(&r, prec + 1)), prec)
@@ -1584,9 +1839,15 @@ impl<'a> StageWriter<'a> {
             .iter()
             .map(|&a| {
                 let (text, prec) = self.expr(exprs, a);
-                Arg { text, prec, ty: exprs[a].ty }
+                let pair = (self.naga && exprs[a].ty.is_sampler()).then(|| self.naga_pair(&text, exprs.span(a)));
+                Arg { text, prec, ty: exprs[a].ty, pair }
             })
             .collect();
+        if self.naga {
+            if let Some(p) = self.naga_builtin(b, &printed) {
+                return p;
+            }
+        }
         match stdlib::map(b, &printed, ret, &mut self.helpers) {
             Ok(p) => p,
             Err(why) => {
@@ -1594,6 +1855,89 @@ impl<'a> StageWriter<'a> {
                 (self.zero(ret), PRIMARY)
             }
         }
+    }
+}
+
+impl StageWriter<'_> {
+    /// naga composes matrices from column vectors only: any other matrix constructor
+    /// (`mat2(vec4)`, `mat2(a, b, c, d)`) goes through a helper that regroups the
+    /// components into columns (each argument evaluated once).
+    fn naga_matrix_construct(
+        &mut self,
+        exprs: &Exprs,
+        args: &[Handle<Expr>],
+        ty: Type,
+        t: &str,
+        parts: &[String],
+    ) -> Option<Printed> {
+        let Type::Matrix { rows, cols, .. } = ty else { return None };
+        let (rows, cols) = (rows as usize, cols as usize);
+        let columns =
+            args.len() == rows && args.iter().all(|&a| matches!(exprs[a].ty, Type::Vector(_, n) if n as usize == cols));
+        // Columns, or scalars only (naga composes those itself).
+        let scalars_only = args.iter().all(|&a| matches!(exprs[a].ty, Type::Scalar(_) | Type::Vector(_, 1)));
+        if columns || scalars_only {
+            return None;
+        }
+        let mut params = Vec::new();
+        let mut scalars = Vec::new();
+        let mut signature = Vec::new();
+        for (i, &a) in args.iter().enumerate() {
+            let at = glsl_type(exprs[a].ty)?;
+            match exprs[a].ty {
+                Type::Vector(_, n) if n > 1 => {
+                    scalars.extend("xyzw".chars().take(n as usize).map(|k| format!("a{i}.{k}")))
+                }
+                Type::Scalar(_) | Type::Vector(_, 1) => scalars.push(format!("a{i}")),
+                _ => return None,
+            }
+            params.push(format!("{at} a{i}"));
+            signature.push(at);
+        }
+        if scalars.len() != rows * cols {
+            return None;
+        }
+        let column_texts: Vec<String> = scalars.chunks(cols).map(|c| format!("vec{cols}({})", c.join(", "))).collect();
+        let name = format!("cg_{t}_from_{}", signature.join("_"));
+        self.helpers.insert(
+            format!("{name}/{t}"),
+            format!("{t} {name}({})\n{{\n    return {t}({});\n}}\n", params.join(", "), column_texts.join(", ")),
+        );
+        Some((format!("{name}({})", parts.join(", ")), PRIMARY))
+    }
+
+    /// Builtins naga's GLSL front end lacks or types differently: `modf` (a helper),
+    /// `dot` of two scalars (a product).
+    fn naga_builtin(&mut self, b: Builtin, args: &[Arg]) -> Option<Printed> {
+        match (b, args) {
+            (Builtin::Modf, [x, i]) => {
+                let t = glsl_type(x.ty)?;
+                self.helpers.insert(
+                    format!("cg_modf/{t}"),
+                    format!("{t} cg_modf({t} x, out {t} i)\n{{\n    i = trunc(x);\n    return x - i;\n}}\n"),
+                );
+                Some((format!("cg_modf({}, {})", x.text, i.text), PRIMARY))
+            }
+            (Builtin::Dot, [x, y]) if matches!(x.ty, Type::Scalar(_) | Type::Vector(_, 1)) => {
+                Some((format!("{} * {}", paren(x, MULTIPLICATIVE), paren(y, MULTIPLICATIVE + 1)), MULTIPLICATIVE))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A bool constant, possibly splat to a vector (`true`, `bvec4(false)`).
+fn bool_constant(exprs: &Exprs, h: Handle<Expr>) -> Option<bool> {
+    match &exprs[h].kind {
+        ExprKind::Literal(Literal::Bool(b)) => Some(*b),
+        ExprKind::Splat { value } | ExprKind::Convert { value } if exprs[*value].ty.scalar() == Some(Scalar::Bool) => {
+            bool_constant(exprs, *value)
+        }
+        ExprKind::Construct { args } if !args.is_empty() => {
+            let first = bool_constant(exprs, args[0])?;
+            args.iter().all(|&a| bool_constant(exprs, a) == Some(first)).then_some(first)
+        }
+        _ => None,
     }
 }
 
@@ -1622,7 +1966,7 @@ fn reshape(text: &str, have: u32, ty: Type) -> String {
 }
 
 fn paren_p(p: &Printed, at_least: u8) -> String {
-    paren(&Arg { text: p.0.clone(), prec: p.1, ty: Type::Void }, at_least)
+    paren(&Arg { text: p.0.clone(), prec: p.1, ty: Type::Void, pair: None }, at_least)
 }
 
 fn binary_prec(op: BinaryOp) -> u8 {
@@ -1779,6 +2123,32 @@ fn is_constant_init(m: &Module, exprs: &Exprs, h: Handle<Expr>) -> bool {
             | ExprKind::Reshape { value } => work.push(*value),
             ExprKind::Sequence { exprs: l } => work.extend(l.iter().copied()),
             ExprKind::Literal(_) => {}
+        }
+    }
+    true
+}
+
+/// Whether naga's constant evaluator can fold a global's initialiser: a GLSL constant
+/// expression without indexing, matrix element access or builtin calls, naming only
+/// constants that are themselves not `deferred` (initialised in `main`).
+fn naga_constant(m: &Module, exprs: &Exprs, h: Handle<Expr>, deferred: &HashSet<Handle<crate::ir::Global>>) -> bool {
+    let mut work = vec![h];
+    while let Some(x) = work.pop() {
+        match &exprs[x].kind {
+            ExprKind::Var(Var::Global(g)) if m.globals[*g].is_const && !deferred.contains(g) => {}
+            ExprKind::Var(_)
+            | ExprKind::Call { .. }
+            | ExprKind::Assign { .. }
+            | ExprKind::IncDec { .. }
+            | ExprKind::Index { .. }
+            | ExprKind::MatrixElements { .. }
+            | ExprKind::Select { .. }
+            | ExprKind::Builtin { .. } => return false,
+            ExprKind::Literal(Literal::Float(f)) if !(*f as f32).is_finite() => return false,
+            ExprKind::Binary { op: BinaryOp::Div, .. } if matches!(crate::sema::const_eval::eval_scalar(m, exprs, x, 0), Some(Literal::Float(f)) if !(f as f32).is_finite()) => {
+                return false
+            }
+            k => work.extend(children(k)),
         }
     }
     true

@@ -19,6 +19,9 @@ pub struct Arg {
     pub text: String,
     pub prec: u8,
     pub ty: Type,
+    /// For a sampler in the naga dialect: the `texture2D` and `sampler` it pairs
+    /// (`text` is then only the texture). `None` in canonical slang (combined samplers).
+    pub pair: Option<(String, String)>,
 }
 
 /// Precedence of a function call or other primary expression.
@@ -209,7 +212,15 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
 /// plain lookups (RetroArch's textures are colour textures: the reference is ignored).
 fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u8), String> {
     use Builtin::*;
-    let s = args.first().map(|a| a.text.clone()).ok_or("texture call without a sampler")?;
+    let first = args.first().ok_or("texture call without a sampler")?;
+    // `s` is a sampler expression; helpers take it as one `sampler2D` parameter, or in
+    // the naga dialect as a texture and a sampler, combined where it is used.
+    let (s, helper_params, helper_s, call_s) = match &first.pair {
+        None => (first.text.clone(), "sampler2D s", "s", first.text.clone()),
+        Some((t, smp)) => {
+            (format!("sampler2D({t}, {smp})"), "texture2D t, sampler s", "sampler2D(t, s)", format!("{t}, {smp}"))
+        }
+    };
     let arg = |i: usize| args.get(i).ok_or_else(|| format!("`{}` is missing an argument", b.name()));
     // Splits a packed coordinate (`float4 c` with lod/bias in w) without evaluating it
     // twice: swizzles of a simple argument, else a helper function.
@@ -221,11 +232,11 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
             helpers.insert(
                 format!("{f}/{coord_ty}"),
                 format!(
-                    "vec4 {f}(sampler2D s, {coord_ty} c)\n{{\n    return {};\n}}\n",
-                    body_expr.replace("$s", "s").replace("$c", "c")
+                    "vec4 {f}({helper_params}, {coord_ty} c)\n{{\n    return {};\n}}\n",
+                    body_expr.replace("$s", helper_s).replace("$c", "c")
                 ),
             );
-            Ok((format!("{f}({s}, {})", c.text), PRIMARY))
+            Ok((format!("{f}({call_s}, {})", c.text), PRIMARY))
         }
     };
     match b {
@@ -288,7 +299,7 @@ mod tests {
     use super::*;
 
     fn arg(text: &str, ty: Type) -> Arg {
-        Arg { text: text.into(), prec: PRIMARY, ty }
+        Arg { text: text.into(), prec: PRIMARY, ty, pair: None }
     }
 
     #[test]
