@@ -2,9 +2,12 @@
 //! uses it (and alone when no preset does), must pass all three checks: RetroArch's
 //! loader with glslang, the slang interface rules, and naga on the naga dialect.
 //! The migration planner runs with the same validator `cg2slang migrate` uses.
+//! Every emitted text is also an insta snapshot under `snapshots/slang/` (one per output
+//! file, `.slang` and `.slangp`), so that any change in a translation is a reviewable diff.
 
 use std::path::{Path, PathBuf};
-use translator::migrate::{plan, Check, Root};
+use std::sync::OnceLock;
+use translator::migrate::{plan, Check, Plan, Root};
 
 /// Shaders of corpus/retroarch that must NOT translate, each with the reason.
 const EXPECTED_FAILURES: &[(&str, &str)] = &[
@@ -27,14 +30,43 @@ fn walk(dir: &Path, root: &mut Root) {
     }
 }
 
+/// The corpus migrated once, with validation, shared by the tests of this file.
+fn corpus_plan() -> &'static Plan {
+    static PLAN: OnceLock<Plan> = OnceLock::new();
+    PLAN.get_or_init(|| {
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/retroarch");
+        let mut root = Root { base: base.clone(), cgp: Vec::new(), cg: Vec::new() };
+        walk(&base, &mut root);
+        assert!(root.cg.len() >= 40 && root.cgp.len() >= 15, "the corpus is missing");
+        let validator: &translator::migrate::Validator = &runtime_check::validate::for_migration;
+        plan(&[root], &grammar::RealFs, Some(validator), &|_, _| {})
+    })
+}
+
+#[test]
+fn every_corpus_output_is_a_snapshot() {
+    let plan = corpus_plan();
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/slang"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    let outputs = plan
+        .shaders
+        .iter()
+        .filter_map(|s| Some((&s.output, s.text.as_ref()?)))
+        .chain(plan.presets.iter().filter_map(|p| Some((&p.output, p.text.as_ref()?))));
+    let mut n = 0;
+    for (output, text) in outputs {
+        let name = output.display().to_string().replace(['/', '\\'], "__");
+        settings.bind(|| insta::assert_snapshot!(name, text));
+        n += 1;
+    }
+    assert!(n >= 70, "only {n} outputs");
+}
+
 #[test]
 fn every_corpus_translation_passes_glslang_the_interface_rules_and_naga() {
-    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/retroarch");
-    let mut root = Root { base: base.clone(), cgp: Vec::new(), cg: Vec::new() };
-    walk(&base, &mut root);
-    assert!(root.cg.len() >= 40 && root.cgp.len() >= 15, "the corpus is missing");
-    let validator: &translator::migrate::Validator = &runtime_check::validate::for_migration;
-    let plan = plan(&[root], &grammar::RealFs, Some(validator), &|_, _| {});
+    let plan = corpus_plan();
 
     let mut failures = Vec::new();
     let mut validated = 0;

@@ -95,6 +95,8 @@ struct JsonSummary {
     presets_translated: usize,
     presets_failed: usize,
     luts_copied: usize,
+    /// Paths skipped because a `.cg2slangignore` lists them.
+    ignored_paths: usize,
     validated: usize,
     seconds: f64,
 }
@@ -121,15 +123,36 @@ fn json_diags(d: &[ReportDiagnostic]) -> Vec<JsonDiagnostic> {
         .collect()
 }
 
-fn walk(dir: &Path, skip: &Path, root: &mut Root) -> std::io::Result<()> {
+/// The file that lists, one per line, paths (relative to its directory) that `migrate`
+/// does not walk: test inputs, work in progress. `#` starts a comment line.
+pub const IGNORE_FILE: &str = ".cg2slangignore";
+
+/// Walks `dir` for .cg and .cgp files, skipping the output directory, hidden
+/// directories and what `.cg2slangignore` files list; returns how many paths the
+/// ignore files skipped.
+fn walk(dir: &Path, skip: &Path, root: &mut Root) -> std::io::Result<usize> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.flatten().map(|e| e.path()).collect();
     entries.sort();
+    let ignored: Vec<PathBuf> = match std::fs::read_to_string(dir.join(IGNORE_FILE)) {
+        Ok(text) => text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| grammar::source::normalize(&dir.join(l.trim_end_matches('/'))))
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    let mut skipped = 0;
     for p in entries {
+        if ignored.contains(&grammar::source::normalize(&p)) {
+            skipped += 1;
+            continue;
+        }
         if p.is_dir() {
             if same_dir(&p, skip) || p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
                 continue;
             }
-            walk(&p, skip, root)?;
+            skipped += walk(&p, skip, root)?;
         } else {
             match p.extension().and_then(|e| e.to_str()) {
                 Some("cgp") => root.cgp.push(p),
@@ -138,7 +161,7 @@ fn walk(dir: &Path, skip: &Path, root: &mut Root) -> std::io::Result<()> {
             }
         }
     }
-    Ok(())
+    Ok(skipped)
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {
@@ -148,27 +171,26 @@ fn same_dir(a: &Path, b: &Path) -> bool {
     }
 }
 
-pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
-    let start = std::time::Instant::now();
-    // Discover.
+/// The inputs named on the command line: directories walked (skipping `out` and what
+/// `.cg2slangignore` files list), single .cg/.cgp files as roots of their own. Returns
+/// the roots and how many paths ignore files skipped, or the message of a usage error
+/// (missing source, or with `refuse_inside` an output directory inside a source one).
+pub fn discover(sources: &[PathBuf], out: &Path, refuse_inside: bool) -> Result<(Vec<Root>, usize), String> {
     let mut roots = Vec::new();
-    for src in &args.sources {
+    let mut ignored = 0;
+    for src in sources {
         if src.is_dir() {
-            if let (Ok(s), Ok(o)) = (src.canonicalize(), absolute(&args.out)) {
-                if o.starts_with(&s) {
-                    reporter.error(&format!(
+            if let (Ok(s), Ok(o)) = (src.canonicalize(), absolute(out)) {
+                if refuse_inside && o.starts_with(&s) {
+                    return Err(format!(
                         "the output directory {} lies inside the source directory {}; choose one outside it",
-                        args.out.display(),
+                        out.display(),
                         src.display()
                     ));
-                    return Exit::Failure;
                 }
             }
             let mut root = Root { base: src.clone(), cgp: Vec::new(), cg: Vec::new() };
-            if let Err(e) = walk(src, &args.out, &mut root) {
-                reporter.error(&format!("cannot read {}: {e}", src.display()));
-                return Exit::Failure;
-            }
+            ignored += walk(src, out, &mut root).map_err(|e| format!("cannot read {}: {e}", src.display()))?;
             roots.push(root);
         } else if src.is_file() {
             let base = src.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -176,17 +198,25 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
             match src.extension().and_then(|e| e.to_str()) {
                 Some("cgp") => root.cgp.push(src.clone()),
                 Some("cg") => root.cg.push(src.clone()),
-                _ => {
-                    reporter.error(&format!("{}: not a .cg or .cgp file", src.display()));
-                    return Exit::Failure;
-                }
+                _ => return Err(format!("{}: not a .cg or .cgp file", src.display())),
             }
             roots.push(root);
         } else {
-            reporter.error(&format!("{}: no such file or directory", src.display()));
-            return Exit::Failure;
+            return Err(format!("{}: no such file or directory", src.display()));
         }
     }
+    Ok((roots, ignored))
+}
+
+pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
+    let start = std::time::Instant::now();
+    let (roots, ignored) = match discover(&args.sources, &args.out, true) {
+        Ok(found) => found,
+        Err(message) => {
+            reporter.error(&message);
+            return Exit::Failure;
+        }
+    };
     let cg_files: usize = roots.iter().map(|r| r.cg.len()).sum();
     let cgp_files: usize = roots.iter().map(|r| r.cgp.len()).sum();
 
@@ -317,6 +347,7 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
             presets_translated: plan.presets.iter().filter(|p| p.text.is_some()).count(),
             presets_failed: plan.presets.iter().filter(|p| p.text.is_none()).count(),
             luts_copied,
+            ignored_paths: ignored,
             validated: plan.shaders.iter().filter(|s| s.naga == Check::Ok && s.glslang == Check::Ok).count(),
             seconds: start.elapsed().as_secs_f64(),
         },
@@ -395,6 +426,9 @@ fn print_summary(r: &JsonReport, plan: &Plan) {
         if worst.len() > 10 {
             out.push_str(&format!("  ... and {} more (see the report)\n", worst.len() - 10));
         }
+    }
+    if s.ignored_paths > 0 {
+        out.push_str(&format!("{} paths skipped as listed in {IGNORE_FILE} files\n", s.ignored_paths));
     }
     out.push_str(&format!("done in {:.2}s\n", s.seconds));
     let _ = super::write_stdout(&out);

@@ -9,6 +9,7 @@
 //! errors (exit 2) and unreadable files become I/O errors (exit 2).
 
 mod analyze;
+mod check;
 mod migrate;
 mod output;
 mod parse;
@@ -43,6 +44,8 @@ pub enum Command {
     Translate(translate::TranslateArgs),
     /// Migrate a Cg library (.cgp presets, .cg files, directories) to slang.
     Migrate(migrate::MigrateArgs),
+    /// Re-translate a Cg library and diff it against a committed slang tree (for CI).
+    Check(check::CheckArgs),
 }
 
 /// The `--color` choice.
@@ -189,6 +192,7 @@ pub fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args, &reporter),
         Command::Translate(args) => translate::run(args, &reporter),
         Command::Migrate(args) => migrate::run(args, &reporter),
+        Command::Check(args) => check::run(args, &reporter),
     };
     ExitCode::from(exit.code())
 }

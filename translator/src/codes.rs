@@ -118,3 +118,7 @@ pub const W_PRESET_DIRECTIVE: &str = "W0510";
 pub const W_PRESET_NOT_OVERRIDABLE: &str = "W0511";
 /// A quoted value whose closing quote is missing: read to the end of the line.
 pub const W_PRESET_UNTERMINATED: &str = "W0512";
+/// migrate: a pass of the preset did not translate, so the preset is not emitted.
+pub const E_PRESET_PASS_FAILED: &str = "E0510";
+/// migrate: a file the preset uses lies outside the source tree; its output goes under `_external/`.
+pub const W_OUTSIDE_TREE: &str = "W0513";

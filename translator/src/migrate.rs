@@ -340,6 +340,10 @@ pub fn plan(
                 };
                 let mut diags = report_diagnostics(sources, &t.diagnostics);
                 diags.extend(report_diagnostics(sources, &v.diagnostics));
+                // Findings about the file as a whole (no span) name the file.
+                for d in diags.iter_mut().filter(|d| d.file.is_empty()) {
+                    d.file = cg.display().to_string();
+                }
                 out.push((job.clone(), (t.text, diags, v.naga, v.glslang)));
             }
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
@@ -373,7 +377,7 @@ pub fn plan(
                 let mut diags = diags.clone();
                 if external {
                     diags.push(ReportDiagnostic {
-                        code: "W0501".into(),
+                        code: crate::codes::W_OUTSIDE_TREE.into(),
                         severity: Severity::Warning,
                         message: format!(
                             "{} lies outside the source tree; its output goes under _external/",
@@ -433,7 +437,7 @@ pub fn plan(
                 }
                 Some(s) => {
                     diags.push(ReportDiagnostic {
-                        code: "E0501".into(),
+                        code: crate::codes::E_PRESET_PASS_FAILED.into(),
                         severity: Severity::Error,
                         message: format!("pass {i} ({}) did not translate", s.source.display()),
                         file: l.path.display().to_string(),

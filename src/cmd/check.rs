@@ -1,0 +1,96 @@
+//! `cg2slang check SRC... --against DIR`: the snapshot test for users' CI.
+//!
+//! Re-translates SRC exactly as `migrate` would (same discovery, same planner, no
+//! validation: only the text matters here) and compares every output with the file of
+//! the same relative path under DIR. Prints a unified diff (the `similar` crate) for
+//! each file that differs, and names files that are missing from DIR. It never writes.
+//! Exit 0 when every output is identical, 1 when anything differs or is missing, 2 on
+//! usage or I/O errors.
+
+use super::migrate::discover;
+use super::{write_stdout, Exit, Reporter};
+use clap::Args;
+use grammar::RealFs;
+use similar::TextDiff;
+use std::path::PathBuf;
+use translator::migrate;
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// .cgp presets, .cg files, or directories walked for both (as for migrate).
+    #[arg(value_name = "SRC", required = true)]
+    pub sources: Vec<PathBuf>,
+
+    /// The committed slang tree (an earlier `migrate --out DIR`).
+    #[arg(long = "against", value_name = "DIR")]
+    pub against: PathBuf,
+
+    /// Lines of context around each change.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub context: usize,
+}
+
+pub fn run(args: &CheckArgs, reporter: &Reporter) -> Exit {
+    if !args.against.is_dir() {
+        reporter.error(&format!("--against {}: not a directory", args.against.display()));
+        return Exit::Failure;
+    }
+    let (roots, _) = match discover(&args.sources, &args.against, false) {
+        Ok(found) => found,
+        Err(message) => {
+            reporter.error(&message);
+            return Exit::Failure;
+        }
+    };
+    let plan = migrate::plan(&roots, &RealFs, None, &|_, _| {});
+    let outputs = plan
+        .shaders
+        .iter()
+        .filter_map(|s| Some((&s.output, s.text.as_ref()?)))
+        .chain(plan.presets.iter().filter_map(|p| Some((&p.output, p.text.as_ref()?))));
+    let (mut same, mut changed, mut missing) = (0, 0, 0);
+    let mut out = String::new();
+    for (output, text) in outputs {
+        let committed_path = args.against.join(output);
+        let committed = match std::fs::read(&committed_path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                missing += 1;
+                out.push_str(&format!("missing: {} (the translation produces it)\n", committed_path.display()));
+                continue;
+            }
+            Err(e) => {
+                reporter.error(&format!("cannot read {}: {e}", committed_path.display()));
+                return Exit::Failure;
+            }
+        };
+        if committed == *text {
+            same += 1;
+            continue;
+        }
+        changed += 1;
+        let old_name = format!("a/{}", output.display());
+        let new_name = format!("b/{}", output.display());
+        let diff = TextDiff::from_lines(committed.as_str(), text.as_str());
+        out.push_str(&diff.unified_diff().context_radius(args.context).header(&old_name, &new_name).to_string());
+    }
+    let failed = plan.shaders.iter().filter(|s| s.text.is_none()).count()
+        + plan.presets.iter().filter(|p| p.text.is_none()).count();
+    out.push_str(&format!(
+        "{same} identical, {changed} changed, {missing} missing{}\n",
+        if failed > 0 {
+            format!(", {failed} inputs did not translate (run migrate to see why)")
+        } else {
+            String::new()
+        }
+    ));
+    if let Err(e) = write_stdout(&out) {
+        reporter.error(&format!("cannot write to stdout: {e}"));
+        return Exit::Failure;
+    }
+    if changed + missing + failed > 0 {
+        Exit::Errors
+    } else {
+        Exit::Clean
+    }
+}
