@@ -10,10 +10,8 @@ use std::sync::OnceLock;
 use translator::migrate::{plan, Check, Plan, Root};
 
 /// Shaders of corpus/retroarch that must NOT translate, each with the reason.
-const EXPECTED_FAILURES: &[(&str, &str)] = &[
-    ("pass_reader.cg", "passes a RetroArch texture struct whole to a function"),
-    ("vertex_lut.cg", "samples a LUT in the vertex stage, which slang cannot bind"),
-];
+const EXPECTED_FAILURES: &[(&str, &str)] =
+    &[("pass_reader.cg", "passes a RetroArch texture struct whole to a function")];
 
 fn walk(dir: &Path, root: &mut Root) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };

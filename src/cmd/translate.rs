@@ -71,6 +71,8 @@ pub fn run(args: &TranslateArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
         options.context = preset.pass_context(pass);
+        options.preset_parameters =
+            translator::migrate::declared_parameters(&preset, &RealFs, &mut std::collections::HashMap::new());
     }
     let mut pp = args.frontend.pp_options();
     pp.defines.push(("PARAMETER_UNIFORM".into(), None));

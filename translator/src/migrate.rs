@@ -15,6 +15,8 @@
 use crate::preset::{self, Preset};
 use crate::retro::PassContext;
 use crate::translate::{analyze_pass, port, Analysis, TranslateOptions, Translation};
+#[cfg(test)]
+use grammar::MemoryFs;
 use grammar::{Diagnostic, FileSystem, PpOptions, Severity, SourceMap};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -153,6 +155,8 @@ pub struct Plan {
 struct Job {
     cg: PathBuf,
     context: ContextKey,
+    /// The preset's `#pragma parameter` lines (see [`TranslateOptions::preset_parameters`]).
+    parameters: Vec<String>,
 }
 
 /// `PassContext` with an ordering, for deterministic grouping.
@@ -255,6 +259,47 @@ fn analyze_file(cg: &Path, aliases: &[String], fs: &dyn FileSystem) -> (Analysis
     (analysis, sources)
 }
 
+/// The `#pragma parameter` lines of every pass of `preset` (first declaration of each
+/// id wins), read by preprocessing each pass as RetroArch compiled it. `cache` holds the
+/// lines per file and alias set.
+pub fn declared_parameters(
+    preset: &Preset,
+    fs: &dyn FileSystem,
+    cache: &mut HashMap<(PathBuf, Vec<String>), Vec<String>>,
+) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut ids: Vec<String> = Vec::new();
+    for (i, pass) in preset.passes.iter().enumerate() {
+        let cg = grammar::source::normalize(&pass.shader_resolved);
+        let mut aliases: Vec<String> = preset.pass_context(i).aliases.into_iter().filter(|a| !a.is_empty()).collect();
+        aliases.sort();
+        let lines = cache.entry((cg.clone(), aliases.clone())).or_insert_with(|| {
+            let mut defines: Vec<(String, Option<String>)> = vec![("PARAMETER_UNIFORM".into(), None)];
+            defines.extend(aliases.iter().map(|a| (format!("{a}_ALIAS"), None)));
+            let options = PpOptions { defines, ..PpOptions::default() };
+            let mut sources = SourceMap::new();
+            let Ok(bytes) = fs.read(&cg) else { return Vec::new() };
+            let (text, _) = grammar::source::decode(bytes);
+            let root = sources.add_file(cg.display().to_string(), Some(cg.clone()), text);
+            let (pp, _) = grammar::pp::preprocess(&mut sources, root, &options, fs);
+            pp.pragmas
+                .into_iter()
+                .map(|p| p.text)
+                .filter(|t| t.split_whitespace().nth(1) == Some("parameter"))
+                .collect()
+        });
+        for line in lines.iter() {
+            for id in crate::port::semantics::parameter_names(std::slice::from_ref(line)) {
+                if !ids.contains(&id) {
+                    ids.push(id);
+                    out.push(line.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Plans the migration of `roots`. `progress` is called after each translation.
 pub fn plan(
     roots: &[Root],
@@ -282,11 +327,16 @@ pub fn plan(
     }
     // 2. Jobs: every preset pass, then every .cg no preset uses.
     let mut requests: Vec<(Job, PathBuf, String)> = Vec::new(); // job, base, used_by
-    for l in &loaded {
+    let mut pragma_cache: HashMap<(PathBuf, Vec<String>), Vec<String>> = HashMap::new();
+    let preset_parameters: Vec<Vec<String>> = loaded
+        .iter()
+        .map(|l| l.preset.as_ref().map_or_else(Vec::new, |p| declared_parameters(p, fs, &mut pragma_cache)))
+        .collect();
+    for (l, parameters) in loaded.iter().zip(&preset_parameters) {
         let Some(p) = &l.preset else { continue };
         for i in 0..p.passes.len() {
             let cg = grammar::source::normalize(&p.passes[i].shader_resolved);
-            let job = Job { cg, context: ContextKey::from(&p.pass_context(i)) };
+            let job = Job { cg, context: ContextKey::from(&p.pass_context(i)), parameters: parameters.clone() };
             requests.push((job, l.base.clone(), format!("{} pass {i}", l.path.display())));
         }
     }
@@ -297,7 +347,7 @@ pub fn plan(
         for cg in cgs {
             let cg = grammar::source::normalize(&cg);
             if !used.contains(&cg) {
-                let job = Job { cg, context: ContextKey::from(&PassContext::single()) };
+                let job = Job { cg, context: ContextKey::from(&PassContext::single()), parameters: Vec::new() };
                 requests.push((job, root.base.clone(), "standalone".into()));
             }
         }
@@ -324,7 +374,11 @@ pub fn plan(
             let mut per_aliases: BTreeMap<Vec<String>, (Analysis, SourceMap)> = BTreeMap::new();
             let mut out = Vec::with_capacity(jobs.len());
             for job in jobs {
-                let options = TranslateOptions { context: job.context.context(), ..TranslateOptions::default() };
+                let options = TranslateOptions {
+                    context: job.context.context(),
+                    preset_parameters: job.parameters.clone(),
+                    ..TranslateOptions::default()
+                };
                 let mut aliases: Vec<String> = job.context.aliases.iter().filter(|a| !a.is_empty()).cloned().collect();
                 aliases.sort();
                 let (analysis, sources) = if uses_aliases && !aliases.is_empty() {
@@ -409,7 +463,7 @@ pub fn plan(
         output_of.insert(job.clone(), index);
     }
     // 5. Presets.
-    for l in loaded {
+    for (l, parameters) in loaded.into_iter().zip(preset_parameters) {
         let (output, _) = mirror(&l.base, &l.path, "slangp");
         let mut diags = l.diags;
         let Some(p) = l.preset else {
@@ -428,7 +482,7 @@ pub fn plan(
         let mut passes_ok = 0;
         for i in 0..p.passes.len() {
             let cg = grammar::source::normalize(&p.passes[i].shader_resolved);
-            let job = Job { cg, context: ContextKey::from(&p.pass_context(i)) };
+            let job = Job { cg, context: ContextKey::from(&p.pass_context(i)), parameters: parameters.clone() };
             let s = output_of.get(&job).map(|&k| &plan.shaders[k]);
             match s {
                 Some(s) if s.text.is_some() => {
@@ -478,6 +532,30 @@ pub fn plan(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const PASS: &str = "void main_vertex(float4 p : POSITION, float2 t : TEXCOORD0, uniform float4x4 modelViewProj, out float4 op : POSITION, out float2 ot : TEXCOORD0) { op = mul(modelViewProj, p); ot = t; }\n";
+
+    #[test]
+    fn parameters_declared_in_one_pass_bind_in_every_pass() {
+        // Pass 1 reads GAIN, declared only by pass 0, as RetroArch's Cg runtime allowed.
+        let first = format!("#pragma parameter GAIN \"Gain\" 1.5 0.0 4.0 0.1\nuniform float GAIN;\n{PASS}float4 main_fragment(float2 t : TEXCOORD0, uniform sampler2D s : TEXUNIT0) : COLOR {{ return tex2D(s, t) * GAIN; }}\n");
+        let second = format!("uniform float GAIN;\n{PASS}float4 main_fragment(float2 t : TEXCOORD0, uniform sampler2D s : TEXUNIT0) : COLOR {{ return tex2D(s, t) / GAIN; }}\n");
+        let fs = MemoryFs::new()
+            .with("/lib/a.cg", first)
+            .with("/lib/b.cg", second)
+            .with("/lib/p.cgp", "shaders = 2\nshader0 = a.cg\nshader1 = b.cg\n");
+        let root = Root {
+            base: "/lib".into(),
+            cgp: vec!["/lib/p.cgp".into()],
+            cg: vec!["/lib/a.cg".into(), "/lib/b.cg".into()],
+        };
+        let plan = plan(&[root], &fs, None, &|_, _| {});
+        let b = plan.shaders.iter().find(|s| s.source.ends_with("b.cg")).expect("b.cg planned");
+        let text = b.text.as_deref().unwrap_or_default();
+        assert!(text.contains("#pragma parameter GAIN \"Gain\" 1.5 0.0 4.0 0.1"), "{text}");
+        assert!(text.contains("/ params.GAIN"), "{text}");
+        assert!(!b.diagnostics.iter().any(|d| d.code == crate::codes::W_UNBOUND_UNIFORM), "{:?}", b.diagnostics);
+    }
 
     #[test]
     fn mirrored_and_relative_paths() {

@@ -45,6 +45,10 @@ pub struct TranslateOptions {
     pub context: PassContext,
     pub vertex_entry: String,
     pub fragment_entry: String,
+    /// `#pragma parameter` lines declared by the passes of the preset (first per id).
+    /// RetroArch's Cg runtime set a uniform named like any of them in every pass, so
+    /// they bind here too, and the output repeats the lines of those it uses.
+    pub preset_parameters: Vec<String>,
 }
 
 impl Default for TranslateOptions {
@@ -53,6 +57,7 @@ impl Default for TranslateOptions {
             context: PassContext::single(),
             vertex_entry: "main_vertex".into(),
             fragment_entry: "main_fragment".into(),
+            preset_parameters: Vec::new(),
         }
     }
 }
@@ -99,13 +104,36 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
     if grammar::has_errors(&diagnostics) {
         return Translation::failed(diagnostics);
     }
-    let parameters = semantics::parameter_names(&analysis.pragmas);
+    let own_parameters = semantics::parameter_names(&analysis.pragmas);
+    let mut parameters = own_parameters.clone();
+    for p in semantics::parameter_names(&options.preset_parameters) {
+        if !parameters.contains(&p) {
+            parameters.push(p);
+        }
+    }
     let mut port_diags = Vec::new();
     let vb = semantics::bind(vertex, &options.context, &parameters, &mut port_diags);
     let fb = semantics::bind(fragment, &options.context, &parameters, &mut port_diags);
     let conn = connectors::plan(Some((vertex, &vb)), Some((fragment, &fb)), &mut port_diags);
-    let parameter_pragmas: Vec<String> =
+    let mut parameter_pragmas: Vec<String> =
         analysis.pragmas.iter().filter(|p| p.split_whitespace().nth(1) == Some("parameter")).cloned().collect();
+    // Parameters of other passes this pass reads: their declarations come along.
+    let used: Vec<&String> = vb
+        .params
+        .iter()
+        .chain(vb.globals.values())
+        .chain(fb.params.iter())
+        .chain(fb.globals.values())
+        .filter_map(|b| if let semantics::Binding::Parameter(p) = b { Some(p) } else { None })
+        .collect();
+    for line in &options.preset_parameters {
+        let id = semantics::parameter_names(std::slice::from_ref(line));
+        if id.first().is_some_and(|id| !own_parameters.contains(id) && used.contains(&id))
+            && !parameter_pragmas.contains(line)
+        {
+            parameter_pragmas.push(line.clone());
+        }
+    }
     let alias_defines: Vec<String> =
         options.context.aliases.iter().filter(|a| !a.is_empty()).map(|a| format!("{a}_ALIAS")).collect();
     let input = WriteInput {
