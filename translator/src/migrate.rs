@@ -373,6 +373,11 @@ pub fn plan(
             let uses_aliases = base.1.files().any(|(_, f)| f.text.contains("_ALIAS"));
             let mut per_aliases: BTreeMap<Vec<String>, (Analysis, SourceMap)> = BTreeMap::new();
             let mut out = Vec::with_capacity(jobs.len());
+            // Validation depends on the text, the analysis its spans point into, and the
+            // context fields the interface rules read: contexts that translate alike
+            // (most presets reuse a pass unchanged) are validated once.
+            type ValidationKey = (bool, Vec<String>, String, usize, Vec<String>, Vec<String>);
+            let mut validated: HashMap<ValidationKey, Validation> = HashMap::new();
             for job in jobs {
                 let options = TranslateOptions {
                     context: job.context.context(),
@@ -381,15 +386,20 @@ pub fn plan(
                 };
                 let mut aliases: Vec<String> = job.context.aliases.iter().filter(|a| !a.is_empty()).cloned().collect();
                 aliases.sort();
-                let (analysis, sources) = if uses_aliases && !aliases.is_empty() {
+                let own_analysis = uses_aliases && !aliases.is_empty();
+                let (analysis, sources) = if own_analysis {
                     let entry = per_aliases.entry(aliases.clone()).or_insert_with(|| analyze_file(cg, &aliases, fs));
                     (&entry.0, &entry.1)
                 } else {
                     (&base.0, &base.1)
                 };
                 let t = port(analysis, &options);
-                let v = match validator {
-                    Some(validate) if t.text.is_some() => validate(&t, &options.context),
+                let v = match (validator, &t.text) {
+                    (Some(validate), Some(text)) => {
+                        let c = &options.context;
+                        let key = (own_analysis, aliases.clone(), text.clone(), c.pass, c.aliases.clone(), c.luts.clone());
+                        validated.entry(key).or_insert_with(|| validate(&t, c)).clone()
+                    }
                     _ => Validation::SKIPPED,
                 };
                 let mut diags = report_diagnostics(sources, &t.diagnostics);
