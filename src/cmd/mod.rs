@@ -12,6 +12,7 @@ mod analyze;
 mod migrate;
 mod output;
 mod parse;
+mod render;
 mod translate;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -43,6 +44,8 @@ pub enum Command {
     Translate(translate::TranslateArgs),
     /// Migrate a Cg library (.cgp presets, .cg files, directories) to slang.
     Migrate(migrate::MigrateArgs),
+    /// Render a slang preset headlessly (wgpu) to a PNG.
+    Render(render::RenderArgs),
 }
 
 /// The `--color` choice.
@@ -189,6 +192,7 @@ pub fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args, &reporter),
         Command::Translate(args) => translate::run(args, &reporter),
         Command::Migrate(args) => migrate::run(args, &reporter),
+        Command::Render(args) => render::run(args, &reporter),
     };
     ExitCode::from(exit.code())
 }
