@@ -58,7 +58,8 @@ impl Semantics<'_> {
                     return Some(Value::Floats(vec![*v]));
                 }
                 let r = plan::slang_size(name, p.index, self.aliases, self.luts)?;
-                Value::Floats(size(r)?)
+                // A size of a texture this pass cannot read (an unused member) is 0.
+                Value::Floats(size(r).unwrap_or_else(|| vec![0.0; 4]))
             }
         })
     }
@@ -133,10 +134,15 @@ mod tests {
     #[test]
     fn conversions_keep_integer_bits() {
         let mut bytes = vec![0u8; 8];
-        let m = Member { name: "FrameDirection".into(), offset: 4, ty: MemberType::Vector { kind: ScalarKind::Uint, n: 1 } };
+        let m = Member {
+            name: "FrameDirection".into(),
+            offset: 4,
+            ty: MemberType::Vector { kind: ScalarKind::Uint, n: 1 },
+        };
         write_member(&m, &Value::Int(-1), &mut bytes);
         assert_eq!(&bytes[4..8], &u32::MAX.to_le_bytes());
-        let f = Member { name: "FrameCount".into(), offset: 0, ty: MemberType::Vector { kind: ScalarKind::Float, n: 1 } };
+        let f =
+            Member { name: "FrameCount".into(), offset: 0, ty: MemberType::Vector { kind: ScalarKind::Float, n: 1 } };
         write_member(&f, &Value::Uint(7), &mut bytes);
         assert_eq!(&bytes[0..4], &7.0f32.to_le_bytes());
         // Out of range: skipped, no panic.

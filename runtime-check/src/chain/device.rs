@@ -38,6 +38,7 @@ impl Gpu {
             power_preference: wgpu::PowerPreference::HighPerformance,
             force_fallback_adapter: false,
             compatible_surface: None,
+            apply_limit_buckets: false,
         };
         let adapter = match pollster::block_on(instance.request_adapter(&options)) {
             Ok(a) => a,
@@ -64,10 +65,7 @@ impl Gpu {
             ..wgpu::DeviceDescriptor::default()
         };
         let (device, queue) = pollster::block_on(adapter.request_device(&desc)).map_err(|e| {
-            Diagnostic::error(
-                codes::E_CHAIN_NO_ADAPTER,
-                format!("cannot open the GPU device on `{}`: {e}", info.name),
-            )
+            Diagnostic::error(codes::E_CHAIN_NO_ADAPTER, format!("cannot open the GPU device on `{}`: {e}", info.name))
         })?;
         let uncaptured = Arc::new(Mutex::new(Vec::new()));
         let sink = uncaptured.clone();

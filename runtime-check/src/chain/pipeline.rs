@@ -55,7 +55,7 @@ pub fn quad_vertices() -> Vec<u8> {
 }
 
 /// A uniform or push block shared by both stages: the members of both (vertex first).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct MergedBlock {
     pub binding: Option<u32>,
     pub size: u32,
@@ -67,7 +67,12 @@ fn merge(blocks: [(Option<&Block>, wgpu::ShaderStages); 2]) -> Option<MergedBloc
     let mut out: Option<MergedBlock> = None;
     for (b, stage) in blocks {
         let Some(b) = b else { continue };
-        let m = out.get_or_insert_with(|| MergedBlock { binding: b.binding, ..MergedBlock::default() });
+        let m = out.get_or_insert_with(|| MergedBlock {
+            binding: b.binding,
+            size: 0,
+            members: Vec::new(),
+            visibility: wgpu::ShaderStages::NONE,
+        });
         m.size = m.size.max(b.size);
         m.visibility |= stage;
         for member in &b.members {
@@ -263,11 +268,8 @@ impl PassPipeline {
             });
         }
         for s in &samplers {
-            let ty = if s.filterable {
-                wgpu::SamplerBindingType::Filtering
-            } else {
-                wgpu::SamplerBindingType::NonFiltering
-            };
+            let ty =
+                if s.filterable { wgpu::SamplerBindingType::Filtering } else { wgpu::SamplerBindingType::NonFiltering };
             entries.push(wgpu::BindGroupLayoutEntry {
                 binding: s.global.binding,
                 visibility: stages,
@@ -417,9 +419,7 @@ impl Blit {
             })?;
             self.pipelines.insert(format, p);
         }
-        self.pipelines
-            .get(&format)
-            .ok_or_else(|| Diagnostic::error(codes::E_CHAIN_GPU, "the blit pipeline is missing"))
+        self.pipelines.get(&format).ok_or_else(|| Diagnostic::error(codes::E_CHAIN_GPU, "the blit pipeline is missing"))
     }
 
     /// Records a draw of `source` over all of `target` (a view of format `format`).
@@ -470,7 +470,11 @@ impl Blit {
 }
 
 /// Begins a render pass that clears `target` to transparent black and draws into it.
-pub fn begin<'e>(encoder: &'e mut wgpu::CommandEncoder, label: &str, target: &wgpu::TextureView) -> wgpu::RenderPass<'e> {
+pub fn begin<'e>(
+    encoder: &'e mut wgpu::CommandEncoder,
+    label: &str,
+    target: &wgpu::TextureView,
+) -> wgpu::RenderPass<'e> {
     encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
         label: Some(label),
         color_attachments: &[Some(wgpu::RenderPassColorAttachment {

@@ -15,11 +15,7 @@ use grammar::{Diagnostic, FileSystem, SourceMap};
 use std::path::Path;
 
 /// Loads `path` for rendering. The preset's own diagnostics point into `sources`.
-pub fn load_preset(
-    sources: &mut SourceMap,
-    path: &Path,
-    fs: &dyn FileSystem,
-) -> (Option<ChainDesc>, Vec<Diagnostic>) {
+pub fn load_preset(sources: &mut SourceMap, path: &Path, fs: &dyn FileSystem) -> (Option<ChainDesc>, Vec<Diagnostic>) {
     let (preset, mut diags) = translator::preset::load_slangp(sources, path, fs);
     let Some(preset) = preset else {
         if !diags.iter().any(Diagnostic::is_error) {

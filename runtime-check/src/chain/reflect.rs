@@ -13,9 +13,16 @@ use naga::{AddressSpace, ImageClass, Module, ScalarKind, TypeInner};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemberType {
     /// A scalar or vector of `n` components.
-    Vector { kind: ScalarKind, n: u32 },
+    Vector {
+        kind: ScalarKind,
+        n: u32,
+    },
     /// A `columns`×`rows` float matrix with column stride `stride`.
-    Matrix { columns: u32, rows: u32, stride: u32 },
+    Matrix {
+        columns: u32,
+        rows: u32,
+        stride: u32,
+    },
     Other,
 }
 

@@ -62,6 +62,8 @@ pub struct FilterChain {
     /// Earlier inputs, most recent first.
     history: VecDeque<Texture>,
     input: Option<Texture>,
+    /// An input texture no longer needed, reused for the next frame.
+    spare: Option<Texture>,
     target: Option<Texture>,
     luts: Vec<Texture>,
     black: Texture,
@@ -94,8 +96,27 @@ impl FilterChain {
             let resolve = |name: &str| plan::slang_texture(name, i, &aliases, &lut_names);
             match PassInterface::new(i, &p.vertex, &p.fragment, &resolve) {
                 Ok(iface) => {
+                    // Samplers must resolve (an error otherwise); sizes only count where
+                    // they are readable (RetroArch checks active members only, and naga
+                    // keeps members the shader never touches).
                     let size = |name: &str| plan::slang_size(name, i, &aliases, &lut_names);
-                    spec.passes[i].reads = iface.reads(&size);
+                    let n = desc.passes.len();
+                    let lut_count = desc.luts.len();
+                    let textures: Vec<Resource> = iface.textures.iter().map(|t| t.resource).collect();
+                    spec.passes[i].reads = iface
+                        .reads(&size)
+                        .into_iter()
+                        .filter(|r| {
+                            textures.contains(r)
+                                || match *r {
+                                    Resource::Original => true,
+                                    Resource::History(k) => k < plan::MAX_HISTORY,
+                                    Resource::PassOutput(m) => m < i,
+                                    Resource::Feedback(m) => m + 1 < n,
+                                    Resource::Lut(j) => j < lut_count,
+                                }
+                        })
+                        .collect();
                     interfaces.push(iface);
                 }
                 Err(e) => errors.extend(e),
@@ -176,6 +197,7 @@ impl FilterChain {
             feedback: (0..n).map(|_| None).collect(),
             history: VecDeque::new(),
             input: None,
+            spare: None,
             target: None,
             luts,
             black,
@@ -229,14 +251,19 @@ impl FilterChain {
             previous_inputs: self.history.iter().map(|t| t.size).collect(),
             viewport,
         };
-        let plan = plan::plan(&self.spec, &frame).map_err(|e| e.iter().map(plan::PlanError::diagnostic).collect::<Vec<_>>())?;
+        let plan = plan::plan(&self.spec, &frame)
+            .map_err(|e| e.iter().map(plan::PlanError::diagnostic).collect::<Vec<_>>())?;
         let gpu = self.gpu.clone();
         gpu.scoped("rendering a frame", || self.encode(&plan, input)).map_err(|e| vec![e])?.map_err(|e| vec![e])?;
         // Keep the input for the history ring, rotate feedback.
         if let Some(t) = self.input.take() {
             if plan.history_depth > 0 {
                 self.history.push_front(t);
-                self.history.truncate(plan.history_depth);
+                if self.history.len() > plan.history_depth {
+                    self.spare = self.history.pop_back();
+                }
+            } else {
+                self.spare = Some(t);
             }
         }
         for &n in &plan.feedback {
@@ -257,12 +284,8 @@ impl FilterChain {
     /// Makes sure the textures this frame draws into exist with the right size and format.
     fn prepare(&mut self, plan: &ChainPlan, input: &InputImage) {
         let gpu = self.gpu.clone();
-        // Reuse the oldest history texture when it is no longer needed and fits.
-        let reuse = match self.input.take() {
-            Some(t) => Some(t),
-            None if self.history.len() >= plan.history_depth.max(1) && plan.history_depth > 0 => self.history.pop_back(),
-            None => None,
-        };
+        // Reuse the input texture of an earlier frame that nothing needs any more.
+        let reuse = self.input.take().or_else(|| self.spare.take());
         let t = match reuse {
             Some(t) if t.size == input.size && t.format == wgpu::TextureFormat::Rgba8Unorm => {
                 t.write_rgba8(&gpu, &input.rgba8);
@@ -281,7 +304,8 @@ impl FilterChain {
                 t.as_ref().is_some_and(|t| t.size == p.output_size && t.format == format && t.mip_levels == levels)
             };
             if !fits(&self.outputs[p.index]) {
-                self.outputs[p.index] = Some(Texture::new(&gpu, &format!("pass {}", p.index), p.output_size, format, levels));
+                self.outputs[p.index] =
+                    Some(Texture::new(&gpu, &format!("pass {}", p.index), p.output_size, format, levels));
             }
         }
         let fits = self.target.as_ref().is_some_and(|t| t.size == plan.viewport);
@@ -313,10 +337,12 @@ impl FilterChain {
         let linear = linear_sampler(&gpu, &mut self.samplers).clone();
         for (i, p) in plan.passes.iter().enumerate() {
             // Samplers first (needs &mut self).
+            let slots: Vec<(Resource, bool)> =
+                self.passes[i].samplers.iter().map(|s| (s.resource, s.filterable)).collect();
             let mut samplers = Vec::new();
-            for s in &self.passes[i].samplers {
-                let sampling = p.read(s.resource).map_or(Sampling::DEFAULT, |t| t.sampling);
-                samplers.push(self.sampler(sampling, s.filterable));
+            for (resource, filterable) in slots {
+                let sampling = p.read(resource).map_or(Sampling::DEFAULT, |t| t.sampling);
+                samplers.push(self.sampler(sampling, filterable));
             }
             let pp = &self.passes[i];
             let semantics =
@@ -336,20 +362,32 @@ impl FilterChain {
             unknown.dedup();
             let mut entries = Vec::new();
             if let Some((block, buffer)) = &pp.ubo {
-                entries.push(wgpu::BindGroupEntry { binding: block.binding.unwrap_or(0), resource: buffer.as_entire_binding() });
+                entries.push(wgpu::BindGroupEntry {
+                    binding: block.binding.unwrap_or(0),
+                    resource: buffer.as_entire_binding(),
+                });
             }
             for t in &pp.textures {
                 let read = p.read(t.resource);
                 let view = read.and_then(|r| self.view(r.resource, r.cleared)).ok_or_else(|| {
                     Diagnostic::error(
                         codes::E_CHAIN_BINDING,
-                        format!("pass {i}: texture `{}` ({:?}) is not available to this pass", t.global.name, t.resource),
+                        format!(
+                            "pass {i}: texture `{}` ({:?}) is not available to this pass",
+                            t.global.name, t.resource
+                        ),
                     )
                 })?;
-                entries.push(wgpu::BindGroupEntry { binding: t.global.binding, resource: wgpu::BindingResource::TextureView(view) });
+                entries.push(wgpu::BindGroupEntry {
+                    binding: t.global.binding,
+                    resource: wgpu::BindingResource::TextureView(view),
+                });
             }
             for (s, sampler) in pp.samplers.iter().zip(&samplers) {
-                entries.push(wgpu::BindGroupEntry { binding: s.global.binding, resource: wgpu::BindingResource::Sampler(sampler) });
+                entries.push(wgpu::BindGroupEntry {
+                    binding: s.global.binding,
+                    resource: wgpu::BindingResource::Sampler(sampler),
+                });
             }
             let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("pass"),
@@ -401,11 +439,8 @@ impl FilterChain {
 
     /// Pass `n`'s output of the last frame (the final image for a pass drawn to the viewport).
     pub fn read_pass(&self, n: usize) -> Result<Pixels, Diagnostic> {
-        let to_viewport = self
-            .last_plan
-            .as_ref()
-            .and_then(|p| p.passes.get(n))
-            .is_some_and(|p| p.target == plan::Target::Viewport);
+        let to_viewport =
+            self.last_plan.as_ref().and_then(|p| p.passes.get(n)).is_some_and(|p| p.target == plan::Target::Viewport);
         if to_viewport {
             return self.read_output();
         }

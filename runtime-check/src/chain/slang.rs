@@ -93,8 +93,7 @@ pub fn spirv_to_naga(words: &[u32], stage: Stage) -> Result<naga::Module, String
         let module = naga::front::spv::Frontend::new(split.iter().copied(), &options)
             .parse()
             .map_err(|e| format!("naga's SPIR-V front end: {e}"))?;
-        let mut validator =
-            naga::valid::Validator::new(naga::valid::ValidationFlags::all(), vnaga::capabilities());
+        let mut validator = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), vnaga::capabilities());
         validator.validate(&module).map_err(|e| format!("naga validation: {}", e.as_inner()))?;
         Ok(module)
     });
