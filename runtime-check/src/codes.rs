@@ -75,3 +75,25 @@ pub const E_VALIDATOR_INTERNAL: &str = "E0629";
 pub const W_ODD_STAGE_PRAGMA: &str = "W0601";
 /// The file has no `#pragma stage vertex` or no `#pragma stage fragment`.
 pub const W_MISSING_STAGE: &str = "W0602";
+
+// ---- the filter chain (E07xx) ----
+/// The chain cannot be planned: no pass, or an empty input or viewport size.
+pub const E_CHAIN_PLAN: &str = "E0701";
+/// A pass reads a pass output, feedback, history or LUT that does not exist or is not
+/// drawn before it.
+pub const E_CHAIN_PASS_INDEX: &str = "E0702";
+/// A pass reads the feedback of the last pass, which draws straight to the viewport.
+pub const E_CHAIN_FINAL_FEEDBACK: &str = "E0703";
+/// No usable GPU adapter (install `mesa-vulkan-drivers` for lavapipe).
+pub const E_CHAIN_NO_ADAPTER: &str = "E0704";
+/// wgpu rejected something the chain asked of it (a shader module, a pipeline, a draw).
+pub const E_CHAIN_GPU: &str = "E0705";
+/// A pass's shader declares a texture or uniform the chain cannot bind (no slang
+/// semantic, pass output, alias or LUT of that name; a type the semantic cannot have).
+pub const E_CHAIN_BINDING: &str = "E0706";
+/// An image (input frame, LUT) cannot be read or decoded, or an output cannot be written.
+pub const E_CHAIN_IMAGE: &str = "E0707";
+/// A shader of a preset cannot be turned into a naga module (file, glslang, SPIR-V, naga).
+pub const E_CHAIN_SHADER: &str = "E0708";
+/// A preset cannot be loaded for rendering, or a parameter value is malformed.
+pub const E_CHAIN_PRESET: &str = "E0709";

@@ -13,6 +13,7 @@ mod check;
 mod migrate;
 mod output;
 mod parse;
+mod render;
 mod translate;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -46,6 +47,8 @@ pub enum Command {
     Migrate(migrate::MigrateArgs),
     /// Re-translate a Cg library and diff it against a committed slang tree (for CI).
     Check(check::CheckArgs),
+    /// Render a slang preset headlessly (wgpu) to a PNG.
+    Render(render::RenderArgs),
 }
 
 /// The `--color` choice.
@@ -193,6 +196,7 @@ pub fn main() -> ExitCode {
         Command::Translate(args) => translate::run(args, &reporter),
         Command::Migrate(args) => migrate::run(args, &reporter),
         Command::Check(args) => check::run(args, &reporter),
+        Command::Render(args) => render::run(args, &reporter),
     };
     ExitCode::from(exit.code())
 }

@@ -397,7 +397,8 @@ pub fn plan(
                 let v = match (validator, &t.text) {
                     (Some(validate), Some(text)) => {
                         let c = &options.context;
-                        let key = (own_analysis, aliases.clone(), text.clone(), c.pass, c.aliases.clone(), c.luts.clone());
+                        let key =
+                            (own_analysis, aliases.clone(), text.clone(), c.pass, c.aliases.clone(), c.luts.clone());
                         validated.entry(key).or_insert_with(|| validate(&t, c)).clone()
                     }
                     _ => Validation::SKIPPED,

@@ -1,0 +1,32 @@
+//! The headless wgpu filter chain: renders a RetroArch slang preset with no window.
+//!
+//! - [`device`]: the adapter, device and queue; wgpu errors as data;
+//! - [`reflect`]: what a naga module declares (blocks, members, textures, samplers);
+//! - [`pipeline`]: shader modules, bind-group layouts, pipelines, the stock blit;
+//! - [`bind`]: uniform values by slang semantic name;
+//! - [`textures`]: formats, textures, samplers, read-back;
+//! - [`run`]: the chain itself, frame after frame, driven by [`crate::plan`];
+//! - [`slang`]: a `.slang` file on disk to naga modules (glslang, combined samplers
+//!   split in the SPIR-V, naga's SPIR-V front end); [`preset`] a whole `.slangp`;
+//! - [`image_io`]: PNG in and out (writes are atomic).
+//!
+//! Modules come either from memory (the translator's naga dialect, through naga's GLSL
+//! front end) or from canonical slang files on disk; the chain itself only sees
+//! `naga::Module`s, which wgpu takes as they are (`ShaderSource::Naga`).
+//!
+//! **Invariant:** nothing here panics on any preset, shader, image or size, or prints;
+//! every failure is a [`grammar::Diagnostic`] with an `E07xx` code.
+
+pub mod bind;
+pub mod device;
+pub mod image_io;
+pub mod pipeline;
+pub mod preset;
+pub mod reflect;
+pub mod run;
+pub mod slang;
+pub mod textures;
+
+pub use device::Gpu;
+pub use run::{ChainDesc, ChainPass, FilterChain, InputImage, LutImage};
+pub use textures::Pixels;

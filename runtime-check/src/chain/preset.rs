@@ -1,0 +1,67 @@
+//! A `.slangp` on disk to a [`ChainDesc`]: the preset through the translator's reader
+//! (`load_slangp`), every pass through [`super::slang::load_slang`], LUT images through
+//! [`super::image_io`]. `#pragma format` and `#pragma name` (when the preset gives no
+//! alias) go into the pass specs; `#pragma parameter` initial values are the defaults,
+//! the preset's values override them.
+//!
+//! **Invariant:** never panics; reads files only; returns every error it found.
+
+use super::image_io;
+use super::run::{ChainDesc, ChainPass, LutImage};
+use super::slang::load_slang;
+use crate::codes;
+use crate::plan::{ChainSpec, Format, Size};
+use grammar::{Diagnostic, FileSystem, SourceMap};
+use std::path::Path;
+
+/// Loads `path` for rendering. The preset's own diagnostics point into `sources`.
+pub fn load_preset(sources: &mut SourceMap, path: &Path, fs: &dyn FileSystem) -> (Option<ChainDesc>, Vec<Diagnostic>) {
+    let (preset, mut diags) = translator::preset::load_slangp(sources, path, fs);
+    let Some(preset) = preset else {
+        if !diags.iter().any(Diagnostic::is_error) {
+            diags.push(Diagnostic::error(codes::E_CHAIN_PRESET, format!("cannot load `{}`", path.display())));
+        }
+        return (None, diags);
+    };
+    let mut luts = Vec::new();
+    for l in &preset.textures {
+        match image_io::load_png(&l.resolved) {
+            Ok(img) => luts.push(img),
+            Err(e) => diags.push(e.with_note(format!("LUT `{}` of the preset", l.name))),
+        }
+    }
+    let sizes: Vec<Size> = luts.iter().map(|i| i.size).collect();
+    let spec = ChainSpec::from_preset(&preset, &sizes);
+    let mut passes = Vec::new();
+    for (i, (p, mut ps)) in preset.passes.iter().zip(spec.passes).enumerate() {
+        match load_slang(&p.shader_resolved, fs) {
+            Ok(loaded) => {
+                if let Some(f) = &loaded.meta.format {
+                    ps.format = Format::parse(f);
+                }
+                if ps.alias.is_none() {
+                    ps.alias = loaded.meta.name.clone();
+                }
+                passes.push(ChainPass {
+                    vertex: loaded.vertex,
+                    fragment: loaded.fragment,
+                    spec: ps,
+                    parameters: loaded.meta.parameters.iter().map(|q| (q.id.clone(), q.initial)).collect(),
+                });
+            }
+            Err(e) => {
+                diags.extend(e.into_iter().map(|d| d.with_note(format!("pass {i} of the preset"))));
+            }
+        }
+    }
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
+    let luts = spec
+        .luts
+        .iter()
+        .zip(luts)
+        .map(|(l, img)| LutImage { name: l.name.clone(), size: img.size, rgba8: img.rgba8, sampling: l.sampling })
+        .collect();
+    (Some(ChainDesc { passes, luts, parameters: preset.parameters.clone() }), diags)
+}

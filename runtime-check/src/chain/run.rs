@@ -1,0 +1,465 @@
+//! The filter chain: builds every pass from its naga modules, then renders frames one
+//! after another as the [`crate::plan`] schedules them, keeping the original history
+//! ring and the feedback images between frames.
+//!
+//! **Invariant:** never panics on any module, image or size; a frame either renders
+//! completely or returns diagnostics. History and feedback start transparent black.
+
+use super::bind::Semantics;
+use super::device::Gpu;
+use super::pipeline::{self, Blit, PassInterface, PassPipeline};
+use super::textures::{self, Pixels, Texture};
+use crate::codes;
+use crate::plan::{self, ChainPlan, ChainSpec, Filter, Frame, PassSpec, Resource, Sampling, Size};
+use grammar::Diagnostic;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
+use translator::preset::WrapMode;
+
+/// One pass to build: its modules and settings (`spec.reads` is filled in by the chain).
+pub struct ChainPass {
+    pub vertex: naga::Module,
+    pub fragment: naga::Module,
+    pub spec: PassSpec,
+    /// The parameters its source declares, with their initial values.
+    pub parameters: Vec<(String, f32)>,
+}
+
+/// A LUT image (RGBA8, rows top to bottom).
+pub struct LutImage {
+    pub name: String,
+    pub size: Size,
+    pub rgba8: Vec<u8>,
+    pub sampling: Sampling,
+}
+
+/// An input frame (RGBA8, rows top to bottom).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputImage {
+    pub size: Size,
+    pub rgba8: Vec<u8>,
+}
+
+/// A whole chain to build.
+pub struct ChainDesc {
+    pub passes: Vec<ChainPass>,
+    pub luts: Vec<LutImage>,
+    /// Parameter values overriding the declared initial values (preset, command line).
+    pub parameters: Vec<(String, f32)>,
+}
+
+/// A built chain and its state between frames.
+pub struct FilterChain {
+    gpu: Arc<Gpu>,
+    spec: ChainSpec,
+    aliases: Vec<Option<String>>,
+    lut_names: Vec<String>,
+    passes: Vec<PassPipeline>,
+    blit: Blit,
+    vertices: wgpu::Buffer,
+    outputs: Vec<Option<Texture>>,
+    feedback: Vec<Option<Texture>>,
+    /// Earlier inputs, most recent first.
+    history: VecDeque<Texture>,
+    input: Option<Texture>,
+    /// An input texture no longer needed, reused for the next frame.
+    spare: Option<Texture>,
+    target: Option<Texture>,
+    luts: Vec<Texture>,
+    black: Texture,
+    samplers: HashMap<(Sampling, bool), wgpu::Sampler>,
+    parameters: BTreeMap<String, f32>,
+    frame: u64,
+    direction: i32,
+    last_plan: Option<ChainPlan>,
+    /// Uniform names no semantic or parameter matched (left 0), per pass.
+    pub unknown_uniforms: Vec<Vec<String>>,
+}
+
+impl FilterChain {
+    /// Builds the chain: reflects every pass, checks what it reads, creates pipelines
+    /// and LUT textures.
+    pub fn new(gpu: Arc<Gpu>, desc: ChainDesc) -> Result<FilterChain, Vec<Diagnostic>> {
+        let mut spec = ChainSpec {
+            passes: desc.passes.iter().map(|p| p.spec.clone()).collect(),
+            luts: desc
+                .luts
+                .iter()
+                .map(|l| plan::LutSpec { name: l.name.clone(), size: l.size, sampling: l.sampling })
+                .collect(),
+        };
+        let aliases = spec.aliases();
+        let lut_names = spec.lut_names();
+        let mut errors = Vec::new();
+        let mut interfaces = Vec::new();
+        for (i, p) in desc.passes.iter().enumerate() {
+            let resolve = |name: &str| plan::slang_texture(name, i, &aliases, &lut_names);
+            match PassInterface::new(i, &p.vertex, &p.fragment, &resolve) {
+                Ok(iface) => {
+                    // Samplers must resolve (an error otherwise); sizes only count where
+                    // they are readable (RetroArch checks active members only, and naga
+                    // keeps members the shader never touches).
+                    let size = |name: &str| plan::slang_size(name, i, &aliases, &lut_names);
+                    let n = desc.passes.len();
+                    let lut_count = desc.luts.len();
+                    let textures: Vec<Resource> = iface.textures.iter().map(|t| t.resource).collect();
+                    spec.passes[i].reads = iface
+                        .reads(&size)
+                        .into_iter()
+                        .filter(|r| {
+                            textures.contains(r)
+                                || match *r {
+                                    Resource::Original => true,
+                                    Resource::History(k) => k < plan::MAX_HISTORY,
+                                    Resource::PassOutput(m) => m < i,
+                                    Resource::Feedback(m) => m + 1 < n,
+                                    Resource::Lut(j) => j < lut_count,
+                                }
+                        })
+                        .collect();
+                    interfaces.push(iface);
+                }
+                Err(e) => errors.extend(e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        // Check the reads once (sizes do not matter for that).
+        let probe = Frame::first(Size::new(1, 1), Size::new(1, 1));
+        plan::plan(&spec, &probe).map_err(|e| e.iter().map(plan::PlanError::diagnostic).collect::<Vec<_>>())?;
+
+        let mut passes = Vec::new();
+        for (i, (p, iface)) in desc.passes.iter().zip(interfaces).enumerate() {
+            let format = textures::wgpu_format(plan::pass_format(&spec, i));
+            match PassPipeline::new(&gpu, i, &p.vertex, &p.fragment, iface, format) {
+                Ok(pp) => passes.push(pp),
+                Err(e) => errors.push(e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let mut blit = Blit::new(&gpu).map_err(|e| vec![e])?;
+        let vertices = gpu
+            .scoped("creating the quad", || {
+                let data = pipeline::quad_vertices();
+                let b = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("quad"),
+                    size: data.len() as u64,
+                    usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
+                gpu.queue.write_buffer(&b, 0, &data);
+                b
+            })
+            .map_err(|e| vec![e])?;
+        let black = Texture::from_rgba8(&gpu, "cleared", Size::new(1, 1), &[0; 4], 1);
+        let mut luts = Vec::new();
+        let mut samplers = HashMap::new();
+        for l in &desc.luts {
+            let expected = (l.size.width as usize) * (l.size.height as usize) * 4;
+            if l.rgba8.len() != expected || l.size.width == 0 || l.size.height == 0 {
+                return Err(vec![Diagnostic::error(
+                    codes::E_CHAIN_IMAGE,
+                    format!("LUT `{}`: {} bytes for a {} image", l.name, l.rgba8.len(), l.size),
+                )]);
+            }
+            let levels = if l.sampling.mipmap { l.size.mip_levels() } else { 1 };
+            let t = Texture::from_rgba8(&gpu, &l.name, l.size, &l.rgba8, levels);
+            if levels > 1 {
+                let s = linear_sampler(&gpu, &mut samplers).clone();
+                let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+                blit.mipmaps(&gpu, &mut encoder, &vertices, &t, &s).map_err(|e| vec![e])?;
+                gpu.queue.submit([encoder.finish()]);
+            }
+            luts.push(t);
+        }
+        let mut parameters = BTreeMap::new();
+        for p in &desc.passes {
+            for (id, v) in &p.parameters {
+                parameters.entry(id.clone()).or_insert(*v);
+            }
+        }
+        for (id, v) in &desc.parameters {
+            parameters.insert(id.clone(), *v);
+        }
+        let n = passes.len();
+        Ok(FilterChain {
+            gpu,
+            spec,
+            aliases,
+            lut_names,
+            passes,
+            blit,
+            vertices,
+            outputs: (0..n).map(|_| None).collect(),
+            feedback: (0..n).map(|_| None).collect(),
+            history: VecDeque::new(),
+            input: None,
+            spare: None,
+            target: None,
+            luts,
+            black,
+            samplers,
+            parameters,
+            frame: 0,
+            direction: 1,
+            last_plan: None,
+            unknown_uniforms: vec![Vec::new(); n],
+        })
+    }
+
+    /// The chain's spec (with what every pass reads).
+    pub fn spec(&self) -> &ChainSpec {
+        &self.spec
+    }
+
+    /// The current parameter values.
+    pub fn parameters(&self) -> &BTreeMap<String, f32> {
+        &self.parameters
+    }
+
+    /// Sets `FrameDirection` for the next frames (+1, or -1 to rewind).
+    pub fn set_direction(&mut self, direction: i32) {
+        self.direction = if direction < 0 { -1 } else { 1 };
+    }
+
+    /// Frames rendered so far.
+    pub fn frames_rendered(&self) -> u64 {
+        self.frame
+    }
+
+    /// The plan of the last frame rendered.
+    pub fn last_plan(&self) -> Option<&ChainPlan> {
+        self.last_plan.as_ref()
+    }
+
+    /// Renders one frame of `input` at `viewport`.
+    pub fn render(&mut self, input: &InputImage, viewport: Size) -> Result<(), Vec<Diagnostic>> {
+        let expected = (input.size.width as usize) * (input.size.height as usize) * 4;
+        if input.rgba8.len() != expected {
+            return Err(vec![Diagnostic::error(
+                codes::E_CHAIN_IMAGE,
+                format!("input frame: {} bytes for a {} image", input.rgba8.len(), input.size),
+            )]);
+        }
+        let frame = Frame {
+            index: self.frame,
+            direction: self.direction,
+            input: input.size,
+            previous_inputs: self.history.iter().map(|t| t.size).collect(),
+            viewport,
+        };
+        let plan = plan::plan(&self.spec, &frame)
+            .map_err(|e| e.iter().map(plan::PlanError::diagnostic).collect::<Vec<_>>())?;
+        let gpu = self.gpu.clone();
+        gpu.scoped("rendering a frame", || self.encode(&plan, input)).map_err(|e| vec![e])?.map_err(|e| vec![e])?;
+        // Keep the input for the history ring, rotate feedback.
+        if let Some(t) = self.input.take() {
+            if plan.history_depth > 0 {
+                self.history.push_front(t);
+                if self.history.len() > plan.history_depth {
+                    self.spare = self.history.pop_back();
+                }
+            } else {
+                self.spare = Some(t);
+            }
+        }
+        for &n in &plan.feedback {
+            if let (Some(out), Some(fb)) = (self.outputs.get_mut(n), self.feedback.get_mut(n)) {
+                std::mem::swap(out, fb);
+            }
+        }
+        self.frame += 1;
+        self.last_plan = Some(plan);
+        Ok(())
+    }
+
+    fn sampler(&mut self, s: Sampling, filterable: bool) -> wgpu::Sampler {
+        let gpu = &self.gpu;
+        self.samplers.entry((s, filterable)).or_insert_with(|| textures::sampler(gpu, s, filterable)).clone()
+    }
+
+    /// Makes sure the textures this frame draws into exist with the right size and format.
+    fn prepare(&mut self, plan: &ChainPlan, input: &InputImage) {
+        let gpu = self.gpu.clone();
+        // Reuse the input texture of an earlier frame that nothing needs any more.
+        let reuse = self.input.take().or_else(|| self.spare.take());
+        let t = match reuse {
+            Some(t) if t.size == input.size && t.format == wgpu::TextureFormat::Rgba8Unorm => {
+                t.write_rgba8(&gpu, &input.rgba8);
+                t
+            }
+            _ => Texture::from_rgba8(&gpu, "original", input.size, &input.rgba8, 1),
+        };
+        self.input = Some(t);
+        for p in &plan.passes {
+            if p.target == plan::Target::Viewport {
+                continue;
+            }
+            let format = textures::wgpu_format(p.format);
+            let levels = if p.mipmapped { p.output_size.mip_levels() } else { 1 };
+            let fits = |t: &Option<Texture>| {
+                t.as_ref().is_some_and(|t| t.size == p.output_size && t.format == format && t.mip_levels == levels)
+            };
+            if !fits(&self.outputs[p.index]) {
+                self.outputs[p.index] =
+                    Some(Texture::new(&gpu, &format!("pass {}", p.index), p.output_size, format, levels));
+            }
+        }
+        let fits = self.target.as_ref().is_some_and(|t| t.size == plan.viewport);
+        if !fits {
+            self.target = Some(Texture::new(&gpu, "viewport", plan.viewport, wgpu::TextureFormat::Rgba8Unorm, 1));
+        }
+    }
+
+    fn view(&self, r: Resource, cleared: bool) -> Option<&wgpu::TextureView> {
+        if cleared {
+            return Some(&self.black.view);
+        }
+        Some(match r {
+            Resource::Original => &self.input.as_ref()?.view,
+            Resource::History(k) => &self.history.get(k.checked_sub(1)?)?.view,
+            Resource::PassOutput(n) => &self.outputs.get(n)?.as_ref()?.view,
+            Resource::Feedback(n) => match self.feedback.get(n)? {
+                Some(t) => &t.view,
+                None => &self.black.view,
+            },
+            Resource::Lut(i) => &self.luts.get(i)?.view,
+        })
+    }
+
+    fn encode(&mut self, plan: &ChainPlan, input: &InputImage) -> Result<(), Diagnostic> {
+        self.prepare(plan, input);
+        let gpu = self.gpu.clone();
+        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        let linear = linear_sampler(&gpu, &mut self.samplers).clone();
+        for (i, p) in plan.passes.iter().enumerate() {
+            // Samplers first (needs &mut self).
+            let slots: Vec<(Resource, bool)> =
+                self.passes[i].samplers.iter().map(|s| (s.resource, s.filterable)).collect();
+            let mut samplers = Vec::new();
+            for (resource, filterable) in slots {
+                let sampling = p.read(resource).map_or(Sampling::DEFAULT, |t| t.sampling);
+                samplers.push(self.sampler(sampling, filterable));
+            }
+            let pp = &self.passes[i];
+            let semantics =
+                Semantics { pass: p, aliases: &self.aliases, luts: &self.lut_names, parameters: &self.parameters };
+            let mut unknown = Vec::new();
+            if let Some((block, buffer)) = &pp.ubo {
+                let mut bytes = vec![0u8; buffer.size() as usize];
+                unknown.extend(semantics.fill(&block.members, &mut bytes));
+                gpu.queue.write_buffer(buffer, 0, &bytes);
+            }
+            let mut push = Vec::new();
+            if let Some(block) = &pp.push {
+                push = vec![0u8; (block.size.div_ceil(4) * 4) as usize];
+                unknown.extend(semantics.fill(&block.members, &mut push));
+            }
+            unknown.sort();
+            unknown.dedup();
+            let mut entries = Vec::new();
+            if let Some((block, buffer)) = &pp.ubo {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: block.binding.unwrap_or(0),
+                    resource: buffer.as_entire_binding(),
+                });
+            }
+            for t in &pp.textures {
+                let read = p.read(t.resource);
+                let view = read.and_then(|r| self.view(r.resource, r.cleared)).ok_or_else(|| {
+                    Diagnostic::error(
+                        codes::E_CHAIN_BINDING,
+                        format!(
+                            "pass {i}: texture `{}` ({:?}) is not available to this pass",
+                            t.global.name, t.resource
+                        ),
+                    )
+                })?;
+                entries.push(wgpu::BindGroupEntry {
+                    binding: t.global.binding,
+                    resource: wgpu::BindingResource::TextureView(view),
+                });
+            }
+            for (s, sampler) in pp.samplers.iter().zip(&samplers) {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: s.global.binding,
+                    resource: wgpu::BindingResource::Sampler(sampler),
+                });
+            }
+            let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("pass"),
+                layout: &pp.layout,
+                entries: &entries,
+            });
+            let target = match p.target {
+                plan::Target::Viewport => self.target.as_ref(),
+                plan::Target::Framebuffer => self.outputs[i].as_ref(),
+            }
+            .ok_or_else(|| Diagnostic::error(codes::E_CHAIN_GPU, format!("pass {i} has no target")))?;
+            let target_view = target.level_view(0);
+            {
+                let mut rp = pipeline::begin(&mut encoder, "pass", &target_view);
+                rp.set_pipeline(&pp.pipeline);
+                rp.set_bind_group(0, &bind, &[]);
+                rp.set_vertex_buffer(0, self.vertices.slice(..));
+                if !push.is_empty() {
+                    rp.set_immediates(0, &push);
+                }
+                let first = if p.quad == plan::Quad::Final { 4 } else { 0 };
+                rp.draw(first..first + 4, 0..1);
+            }
+            self.unknown_uniforms[i] = unknown;
+            if p.mipmapped {
+                if let Some(t) = self.outputs[i].as_ref() {
+                    self.blit.mipmaps(&gpu, &mut encoder, &self.vertices, t, &linear)?;
+                }
+            }
+        }
+        if let Some(stretch) = plan.stretch {
+            let sampler = self.sampler(stretch.input.sampling, true);
+            let n = plan.passes.len() - 1;
+            let (Some(src), Some(dst)) = (self.outputs[n].as_ref(), self.target.as_ref()) else {
+                return Err(Diagnostic::error(codes::E_CHAIN_GPU, "the stretch pass has no source or target"));
+            };
+            let dst_view = dst.level_view(0);
+            self.blit.draw(&gpu, &mut encoder, &self.vertices, &src.view, &sampler, &dst_view, dst.format)?;
+        }
+        gpu.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// The final image of the last frame (viewport size, RGBA8).
+    pub fn read_output(&self) -> Result<Pixels, Diagnostic> {
+        let t = self.target.as_ref().ok_or_else(|| Diagnostic::error(codes::E_CHAIN_GPU, "no frame was rendered"))?;
+        textures::read_back(&self.gpu, t)
+    }
+
+    /// Pass `n`'s output of the last frame (the final image for a pass drawn to the viewport).
+    pub fn read_pass(&self, n: usize) -> Result<Pixels, Diagnostic> {
+        let to_viewport =
+            self.last_plan.as_ref().and_then(|p| p.passes.get(n)).is_some_and(|p| p.target == plan::Target::Viewport);
+        if to_viewport {
+            return self.read_output();
+        }
+        // After the swap, a feedback pass's last output is in `feedback`.
+        let is_feedback = self.last_plan.as_ref().is_some_and(|p| p.feedback.contains(&n));
+        let t = if is_feedback { self.feedback.get(n) } else { self.outputs.get(n) };
+        let t = t
+            .and_then(Option::as_ref)
+            .ok_or_else(|| Diagnostic::error(codes::E_CHAIN_GPU, format!("pass {n} has no output")))?;
+        textures::read_back(&self.gpu, t)
+    }
+
+    /// How many passes the chain has.
+    pub fn pass_count(&self) -> usize {
+        self.passes.len()
+    }
+}
+
+fn linear_sampler<'a>(gpu: &Gpu, cache: &'a mut HashMap<(Sampling, bool), wgpu::Sampler>) -> &'a wgpu::Sampler {
+    let s = Sampling { filter: Filter::Linear, wrap: WrapMode::ClampToEdge, mipmap: false };
+    cache.entry((s, true)).or_insert_with(|| textures::sampler(gpu, s, true))
+}

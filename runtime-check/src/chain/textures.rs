@@ -1,0 +1,304 @@
+//! Textures of the chain: format mapping, creation, upload of RGBA8 images, read-back
+//! into floating-point pixels, and the samplers of [`plan::Sampling`].
+//!
+//! **Invariant:** never panics on any size or format; read-back of a format it cannot
+//! decode is an error, never garbage.
+
+use crate::codes;
+use crate::plan::{Filter, Format, Sampling, Size};
+use grammar::Diagnostic;
+use translator::preset::WrapMode;
+
+use super::device::Gpu;
+
+/// The wgpu format of a RetroArch render-target format.
+pub fn wgpu_format(f: Format) -> wgpu::TextureFormat {
+    use wgpu::TextureFormat as T;
+    match f {
+        Format::R8Unorm => T::R8Unorm,
+        Format::R8Uint => T::R8Uint,
+        Format::R8Sint => T::R8Sint,
+        Format::R8G8Unorm => T::Rg8Unorm,
+        Format::R8G8Uint => T::Rg8Uint,
+        Format::R8G8Sint => T::Rg8Sint,
+        Format::R8G8B8A8Unorm => T::Rgba8Unorm,
+        Format::R8G8B8A8Uint => T::Rgba8Uint,
+        Format::R8G8B8A8Sint => T::Rgba8Sint,
+        Format::R8G8B8A8Srgb => T::Rgba8UnormSrgb,
+        Format::A2B10G10R10UnormPack32 => T::Rgb10a2Unorm,
+        Format::A2B10G10R10UintPack32 => T::Rgb10a2Uint,
+        Format::R16Uint => T::R16Uint,
+        Format::R16Sint => T::R16Sint,
+        Format::R16Sfloat => T::R16Float,
+        Format::R16G16Uint => T::Rg16Uint,
+        Format::R16G16Sint => T::Rg16Sint,
+        Format::R16G16Sfloat => T::Rg16Float,
+        Format::R16G16B16A16Uint => T::Rgba16Uint,
+        Format::R16G16B16A16Sint => T::Rgba16Sint,
+        Format::R16G16B16A16Sfloat => T::Rgba16Float,
+        Format::R32Uint => T::R32Uint,
+        Format::R32Sint => T::R32Sint,
+        Format::R32Sfloat => T::R32Float,
+        Format::R32G32Uint => T::Rg32Uint,
+        Format::R32G32Sint => T::Rg32Sint,
+        Format::R32G32Sfloat => T::Rg32Float,
+        Format::R32G32B32A32Uint => T::Rgba32Uint,
+        Format::R32G32B32A32Sint => T::Rgba32Sint,
+        Format::R32G32B32A32Sfloat => T::Rgba32Float,
+    }
+}
+
+/// A texture with the size and format it was made with.
+pub struct Texture {
+    pub texture: wgpu::Texture,
+    /// All mip levels.
+    pub view: wgpu::TextureView,
+    pub size: Size,
+    pub format: wgpu::TextureFormat,
+    pub mip_levels: u32,
+}
+
+impl Texture {
+    /// A texture that can be drawn to, sampled and copied.
+    pub fn new(gpu: &Gpu, label: &str, size: Size, format: wgpu::TextureFormat, mip_levels: u32) -> Texture {
+        let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some(label),
+            size: extent(size),
+            mip_level_count: mip_levels.max(1),
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+                | wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_SRC
+                | wgpu::TextureUsages::COPY_DST,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        Texture { texture, view, size, format, mip_levels: mip_levels.max(1) }
+    }
+
+    /// An RGBA8 texture holding `pixels` (`size.width * size.height * 4` bytes, rows top
+    /// to bottom), with `mip_levels` levels (level 0 written; the caller generates the rest).
+    pub fn from_rgba8(gpu: &Gpu, label: &str, size: Size, pixels: &[u8], mip_levels: u32) -> Texture {
+        let t = Texture::new(gpu, label, size, wgpu::TextureFormat::Rgba8Unorm, mip_levels);
+        t.write_rgba8(gpu, pixels);
+        t
+    }
+
+    /// Writes level 0 of an RGBA8 texture of the same size.
+    pub fn write_rgba8(&self, gpu: &Gpu, pixels: &[u8]) {
+        gpu.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &self.texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            pixels,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(self.size.width * 4),
+                rows_per_image: Some(self.size.height),
+            },
+            extent(self.size),
+        );
+    }
+
+    /// A view of one mip level.
+    pub fn level_view(&self, level: u32) -> wgpu::TextureView {
+        self.texture.create_view(&wgpu::TextureViewDescriptor {
+            base_mip_level: level,
+            mip_level_count: Some(1),
+            ..wgpu::TextureViewDescriptor::default()
+        })
+    }
+}
+
+pub fn extent(size: Size) -> wgpu::Extent3d {
+    wgpu::Extent3d { width: size.width.max(1), height: size.height.max(1), depth_or_array_layers: 1 }
+}
+
+/// Floating-point RGBA pixels read back from a texture, rows top to bottom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pixels {
+    pub size: Size,
+    pub data: Vec<[f32; 4]>,
+}
+
+impl Pixels {
+    /// The pixel at (x, y), or `None` outside the image.
+    pub fn get(&self, x: u32, y: u32) -> Option<[f32; 4]> {
+        if x >= self.size.width || y >= self.size.height {
+            return None;
+        }
+        self.data.get((y as usize) * (self.size.width as usize) + x as usize).copied()
+    }
+
+    /// 8-bit RGBA, each channel clamped to [0, 1] and rounded.
+    pub fn to_rgba8(&self) -> Vec<u8> {
+        self.data.iter().flat_map(|p| p.map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8)).collect()
+    }
+}
+
+/// Bytes per texel of the formats read back, with the decoder.
+/// Decodes one texel's bytes to RGBA floats.
+type TexelDecoder = fn(&[u8]) -> [f32; 4];
+
+fn decoder(format: wgpu::TextureFormat) -> Option<(u32, TexelDecoder)> {
+    use wgpu::TextureFormat as T;
+    fn u8n(b: u8) -> f32 {
+        f32::from(b) / 255.0
+    }
+    fn f32at(b: &[u8], i: usize) -> f32 {
+        let mut a = [0u8; 4];
+        a.copy_from_slice(&b[i * 4..i * 4 + 4]);
+        f32::from_le_bytes(a)
+    }
+    fn f16at(b: &[u8], i: usize) -> f32 {
+        half_to_f32(u16::from_le_bytes([b[i * 2], b[i * 2 + 1]]))
+    }
+    Some(match format {
+        T::Rgba8Unorm | T::Rgba8UnormSrgb => (4, |b| [u8n(b[0]), u8n(b[1]), u8n(b[2]), u8n(b[3])]),
+        T::Bgra8Unorm => (4, |b| [u8n(b[2]), u8n(b[1]), u8n(b[0]), u8n(b[3])]),
+        T::R8Unorm => (1, |b| [u8n(b[0]), 0.0, 0.0, 1.0]),
+        T::Rg8Unorm => (2, |b| [u8n(b[0]), u8n(b[1]), 0.0, 1.0]),
+        T::Rgba16Float => (8, |b| [f16at(b, 0), f16at(b, 1), f16at(b, 2), f16at(b, 3)]),
+        T::Rg16Float => (4, |b| [f16at(b, 0), f16at(b, 1), 0.0, 1.0]),
+        T::R16Float => (2, |b| [f16at(b, 0), 0.0, 0.0, 1.0]),
+        T::Rgba32Float => (16, |b| [f32at(b, 0), f32at(b, 1), f32at(b, 2), f32at(b, 3)]),
+        T::Rg32Float => (8, |b| [f32at(b, 0), f32at(b, 1), 0.0, 1.0]),
+        T::R32Float => (4, |b| [f32at(b, 0), 0.0, 0.0, 1.0]),
+        T::Rgb10a2Unorm => (4, |b| {
+            let v = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            let c = |s: u32| ((v >> s) & 0x3ff) as f32 / 1023.0;
+            [c(0), c(10), c(20), (v >> 30) as f32 / 3.0]
+        }),
+        _ => return None,
+    })
+}
+
+/// IEEE 754 half to single precision.
+pub fn half_to_f32(h: u16) -> f32 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = (h >> 10) & 0x1f;
+    let mant = f32::from(h & 0x3ff);
+    match exp {
+        0 => sign * mant * 2f32.powi(-24),
+        31 if mant == 0.0 => sign * f32::INFINITY,
+        31 => f32::NAN,
+        e => sign * (1.0 + mant / 1024.0) * 2f32.powi(i32::from(e) - 15),
+    }
+}
+
+/// Reads level 0 of `texture` back.
+pub fn read_back(gpu: &Gpu, texture: &Texture) -> Result<Pixels, Diagnostic> {
+    let Some((bpp, decode)) = decoder(texture.format) else {
+        return Err(Diagnostic::error(
+            codes::E_CHAIN_IMAGE,
+            format!("cannot read back a texture of format {:?}", texture.format),
+        ));
+    };
+    let size = texture.size;
+    let unpadded = size.width * bpp;
+    let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let padded = unpadded.div_ceil(align) * align;
+    let buffer = gpu.scoped("reading a texture back", || {
+        let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("read-back"),
+            size: u64::from(padded) * u64::from(size.height),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        let mut encoder =
+            gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("read-back") });
+        encoder.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture.texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded),
+                    rows_per_image: Some(size.height),
+                },
+            },
+            extent(size),
+        );
+        gpu.queue.submit([encoder.finish()]);
+        buffer
+    })?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    buffer.map_async(wgpu::MapMode::Read, .., move |r| {
+        let _ = tx.send(r);
+    });
+    gpu.wait()?;
+    match rx.recv() {
+        Ok(Ok(())) => {}
+        _ => return Err(Diagnostic::error(codes::E_CHAIN_GPU, "cannot map the read-back buffer")),
+    }
+    let view = buffer
+        .get_mapped_range(..)
+        .map_err(|e| Diagnostic::error(codes::E_CHAIN_GPU, format!("cannot map the read-back buffer: {e}")))?;
+    let mut data = Vec::with_capacity((size.width * size.height) as usize);
+    for row in 0..size.height as usize {
+        let start = row * padded as usize;
+        let bytes = &view[start..start + unpadded as usize];
+        data.extend(bytes.chunks_exact(bpp as usize).map(decode));
+    }
+    drop(view);
+    buffer.unmap();
+    Ok(Pixels { size, data })
+}
+
+fn address(w: WrapMode, border: bool) -> wgpu::AddressMode {
+    match w {
+        WrapMode::ClampToBorder if border => wgpu::AddressMode::ClampToBorder,
+        WrapMode::ClampToBorder | WrapMode::ClampToEdge => wgpu::AddressMode::ClampToEdge,
+        WrapMode::Repeat => wgpu::AddressMode::Repeat,
+        WrapMode::MirroredRepeat => wgpu::AddressMode::MirrorRepeat,
+    }
+}
+
+/// The sampler for `s`; `filterable` false forces nearest (integer textures).
+pub fn sampler(gpu: &Gpu, s: Sampling, filterable: bool) -> wgpu::Sampler {
+    let border = gpu.features.contains(wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER);
+    let linear = s.filter == Filter::Linear && filterable;
+    let filter = if linear { wgpu::FilterMode::Linear } else { wgpu::FilterMode::Nearest };
+    let mip = if linear { wgpu::MipmapFilterMode::Linear } else { wgpu::MipmapFilterMode::Nearest };
+    let a = address(s.wrap, border);
+    gpu.device.create_sampler(&wgpu::SamplerDescriptor {
+        label: Some("pass sampler"),
+        address_mode_u: a,
+        address_mode_v: a,
+        address_mode_w: a,
+        mag_filter: filter,
+        min_filter: filter,
+        mipmap_filter: mip,
+        lod_min_clamp: 0.0,
+        lod_max_clamp: if s.mipmap { 32.0 } else { 0.0 },
+        compare: None,
+        anisotropy_clamp: 1,
+        border_color: (a == wgpu::AddressMode::ClampToBorder).then_some(wgpu::SamplerBorderColor::TransparentBlack),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn halves() {
+        assert_eq!(half_to_f32(0x3c00), 1.0);
+        assert_eq!(half_to_f32(0x4000), 2.0);
+        assert_eq!(half_to_f32(0xc000), -2.0);
+        assert_eq!(half_to_f32(0x3800), 0.5);
+        assert_eq!(half_to_f32(0x0000), 0.0);
+        assert_eq!(half_to_f32(0x7c00), f32::INFINITY);
+        assert_eq!(half_to_f32(0x0001), 2f32.powi(-24));
+    }
+}

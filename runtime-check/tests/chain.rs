@@ -1,0 +1,497 @@
+//! Known-answer tests of the headless wgpu filter chain, read back pixel by pixel.
+//!
+//! The shaders are hand-written in the translator's naga dialect (separate `texture2D`
+//! and `sampler` at binding + 16, std140 UBO at binding 0, push block) and parsed with
+//! naga's GLSL front end; the last tests compile canonical `.slang` files from disk.
+//! Every test needs a Vulkan adapter (CI installs lavapipe) and fails without one.
+
+use runtime_check::chain::{ChainDesc, ChainPass, FilterChain, Gpu, InputImage, LutImage, Pixels};
+use runtime_check::plan::{Filter, PassSpec, Sampling, Size};
+use runtime_check::validate::{validate_naga, Stage};
+use std::sync::Arc;
+use translator::preset::{Scale, ScaleType, WrapMode};
+
+fn gpu() -> Arc<Gpu> {
+    match Gpu::new() {
+        Ok(g) => Arc::new(g),
+        Err(d) => panic!("no GPU adapter ({}): install mesa-vulkan-drivers (lavapipe); CI does", d.message),
+    }
+}
+
+fn module(text: &str, stage: Stage) -> naga::Module {
+    match validate_naga(text, stage) {
+        Ok(m) => m,
+        Err(d) => panic!("{stage} stage does not parse: {d:#?}\n{text}"),
+    }
+}
+
+const VERTEX: &str = "#version 450
+layout(std140, set = 0, binding = 0) uniform UBO { mat4 MVP; } global;
+layout(location = 0) in vec4 Position;
+layout(location = 1) in vec2 TexCoord;
+layout(location = 0) out vec2 vTexCoord;
+void main()
+{
+    gl_Position = global.MVP * Position;
+    vTexCoord = TexCoord;
+}
+";
+
+/// A fragment stage: `decls` after the standard input/output, `body` inside main.
+fn fragment(decls: &str, body: &str) -> String {
+    format!(
+        "#version 450
+layout(location = 0) in vec2 vTexCoord;
+layout(location = 0) out vec4 FragColor;
+{decls}
+void main()
+{{
+{body}
+}}
+"
+    )
+}
+
+const SOURCE: &str = "layout(set = 0, binding = 2) uniform texture2D Source;
+layout(set = 0, binding = 18) uniform sampler Source_sampler;";
+
+fn pass(frag: &str, spec: PassSpec) -> ChainPass {
+    ChainPass {
+        vertex: module(VERTEX, Stage::Vertex),
+        fragment: module(frag, Stage::Fragment),
+        spec,
+        parameters: Vec::new(),
+    }
+}
+
+fn passthrough(spec: PassSpec) -> ChainPass {
+    pass(&fragment(SOURCE, "FragColor = texture(sampler2D(Source, Source_sampler), vTexCoord);"), spec)
+}
+
+fn scale(t: ScaleType, x: f32, y: f32) -> Option<Scale> {
+    Some(Scale { x: (t, x), y: (t, y) })
+}
+
+fn scaled(t: ScaleType, f: f32) -> PassSpec {
+    PassSpec { scale: scale(t, f, f), ..PassSpec::default() }
+}
+
+fn chain(passes: Vec<ChainPass>) -> FilterChain {
+    chain_with(passes, Vec::new(), Vec::new())
+}
+
+fn chain_with(passes: Vec<ChainPass>, luts: Vec<LutImage>, parameters: Vec<(String, f32)>) -> FilterChain {
+    match FilterChain::new(gpu(), ChainDesc { passes, luts, parameters }) {
+        Ok(c) => c,
+        Err(d) => panic!("chain does not build: {d:#?}"),
+    }
+}
+
+fn image(size: Size, pixels: &[[u8; 4]]) -> InputImage {
+    assert_eq!(pixels.len(), (size.width * size.height) as usize);
+    InputImage { size, rgba8: pixels.iter().flatten().copied().collect() }
+}
+
+/// A deterministic pseudo-random image.
+fn noise(size: Size, seed: u32) -> InputImage {
+    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
+    let pixels: Vec<[u8; 4]> = (0..size.width * size.height)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let b = x.to_le_bytes();
+            [b[0], b[1], b[2], 255]
+        })
+        .collect();
+    image(size, &pixels)
+}
+
+fn render(c: &mut FilterChain, input: &InputImage, viewport: Size) {
+    if let Err(d) = c.render(input, viewport) {
+        panic!("frame {} failed: {d:#?}", c.frames_rendered());
+    }
+}
+
+fn output(c: &FilterChain) -> Pixels {
+    c.read_output().unwrap_or_else(|d| panic!("read-back failed: {d:?}"))
+}
+
+fn rgba8(p: &Pixels) -> Vec<[u8; 4]> {
+    p.to_rgba8().chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect()
+}
+
+fn solid(size: Size, c: [u8; 4]) -> InputImage {
+    image(size, &vec![c; (size.width * size.height) as usize])
+}
+
+#[test]
+fn pass_through_reproduces_the_input_exactly() {
+    let input = noise(Size::new(13, 7), 1);
+    // One pass straight to the viewport.
+    let mut c = chain(vec![passthrough(PassSpec::default())]);
+    render(&mut c, &input, input.size);
+    assert_eq!(output(&c).to_rgba8(), input.rgba8);
+    // Three passes through framebuffers.
+    let mut c = chain(vec![
+        passthrough(scaled(ScaleType::Source, 1.0)),
+        passthrough(PassSpec::default()),
+        passthrough(PassSpec::default()),
+    ]);
+    render(&mut c, &input, input.size);
+    assert_eq!(output(&c).to_rgba8(), input.rgba8);
+    let p0 = c.read_pass(0).unwrap_or_else(|d| panic!("{d:?}"));
+    assert_eq!(p0.to_rgba8(), input.rgba8);
+}
+
+const SIZES: &str = "layout(push_constant) uniform Push { vec4 SourceSize; vec4 OutputSize; vec4 FinalViewportSize; \
+                     vec4 PassOutputSize0; vec4 OriginalSize; } params;";
+
+#[test]
+fn output_and_source_sizes_as_colours_with_odd_rounding() {
+    let sizes = fragment(SIZES, "FragColor = vec4(params.SourceSize.xy, params.OutputSize.xy) / 255.0;");
+    let viewport_sizes =
+        fragment(SIZES, "FragColor = vec4(params.FinalViewportSize.xy, params.OriginalSize.xy) / 255.0;");
+    // 13x7 x1.5 = 19.5x10.5 -> 20x11 (round half away from zero).
+    let mut c = chain(vec![passthrough(scaled(ScaleType::Source, 1.5)), pass(&sizes, PassSpec::default())]);
+    render(&mut c, &noise(Size::new(13, 7), 2), Size::new(40, 30));
+    let out = rgba8(&output(&c));
+    assert_eq!(out.len(), 40 * 30);
+    assert!(out.iter().all(|p| *p == [20, 11, 40, 30]), "{:?}", out[0]);
+    // Viewport and absolute scales; the reciprocals are right too.
+    let recip = fragment(
+        SIZES,
+        "FragColor = vec4(params.SourceSize.zw * params.SourceSize.xy, params.PassOutputSize0.xy / 255.0);",
+    );
+    let mut c = chain(vec![
+        passthrough(scaled(ScaleType::Viewport, 0.5)),
+        passthrough(PassSpec { scale: scale(ScaleType::Absolute, 7.0, 3.0), ..PassSpec::default() }),
+        pass(&recip, PassSpec::default()),
+        pass(&viewport_sizes, PassSpec::default()),
+    ]);
+    render(&mut c, &noise(Size::new(5, 5), 3), Size::new(41, 21));
+    let p2 = rgba8(&c.read_pass(2).unwrap_or_else(|d| panic!("{d:?}")));
+    // Pass 2 is source x1 of pass 1 (7x3); PassOutput0 is 41*0.5 x 21*0.5 = 20.5x10.5 -> 21x11.
+    assert_eq!(c.read_pass(2).map(|p| p.size).ok(), Some(Size::new(7, 3)));
+    assert!(p2.iter().all(|p| *p == [255, 255, 21, 11]), "{:?}", p2[0]);
+    assert!(rgba8(&output(&c)).iter().all(|p| *p == [41, 21, 5, 5]));
+}
+
+#[test]
+fn a_scaled_last_pass_renders_at_its_scale_then_is_stretched() {
+    let sizes = fragment(SIZES, "FragColor = vec4(params.OutputSize.xy, params.SourceSize.xy) / 255.0;");
+    let mut c = chain(vec![pass(&sizes, scaled(ScaleType::Source, 2.0))]);
+    render(&mut c, &noise(Size::new(3, 2), 4), Size::new(9, 5));
+    let out = output(&c);
+    assert_eq!(out.size, Size::new(9, 5));
+    assert!(rgba8(&out).iter().all(|p| *p == [6, 4, 3, 2]));
+    // Without a scale type the last pass draws to the viewport.
+    let mut c = chain(vec![pass(&sizes, PassSpec::default())]);
+    render(&mut c, &noise(Size::new(3, 2), 4), Size::new(9, 5));
+    assert!(rgba8(&output(&c)).iter().all(|p| *p == [9, 5, 3, 2]));
+}
+
+#[test]
+fn frame_count_with_a_modulo_and_frame_direction() {
+    let decls =
+        "layout(std140, set = 0, binding = 0) uniform UBO { mat4 MVP; uint FrameCount; int FrameDirection; } global;";
+    let body = "FragColor = vec4(float(global.FrameCount), float(global.FrameDirection + 2), 0.0, 255.0) / 255.0;";
+    let frag = fragment(decls, body);
+    let vertex = "#version 450
+layout(std140, set = 0, binding = 0) uniform UBO { mat4 MVP; uint FrameCount; int FrameDirection; } global;
+layout(location = 0) in vec4 Position;
+layout(location = 1) in vec2 TexCoord;
+layout(location = 0) out vec2 vTexCoord;
+void main() { gl_Position = global.MVP * Position; vTexCoord = TexCoord; }
+";
+    let mk = |m: Option<u32>| ChainPass {
+        vertex: module(vertex, Stage::Vertex),
+        fragment: module(&frag, Stage::Fragment),
+        spec: PassSpec { frame_count_mod: m, ..PassSpec::default() },
+        parameters: Vec::new(),
+    };
+    let input = solid(Size::new(2, 2), [0, 0, 0, 255]);
+    let mut with_mod = chain(vec![mk(Some(3))]);
+    let mut without = chain(vec![mk(None)]);
+    for _ in 0..5 {
+        render(&mut with_mod, &input, Size::new(2, 2));
+        render(&mut without, &input, Size::new(2, 2));
+    }
+    // The fifth frame has index 4: 4 % 3 = 1.
+    assert_eq!(rgba8(&output(&with_mod))[0], [1, 3, 0, 255]);
+    assert_eq!(rgba8(&output(&without))[0], [4, 3, 0, 255]);
+    without.set_direction(-1);
+    render(&mut without, &input, Size::new(2, 2));
+    assert_eq!(rgba8(&output(&without))[0], [5, 1, 0, 255]);
+}
+
+#[test]
+fn history_shows_the_frame_from_n_frames_ago() {
+    let decls = "layout(set = 0, binding = 3) uniform texture2D OriginalHistory2;
+layout(set = 0, binding = 19) uniform sampler OriginalHistory2_sampler;";
+    let frag =
+        fragment(decls, "FragColor = texture(sampler2D(OriginalHistory2, OriginalHistory2_sampler), vTexCoord);");
+    let mut c = chain(vec![pass(&frag, PassSpec::default())]);
+    let colours = [[10, 0, 0, 255], [20, 0, 0, 255], [30, 0, 0, 255], [40, 0, 0, 255], [50, 0, 0, 255]];
+    let mut seen = Vec::new();
+    for col in colours {
+        render(&mut c, &solid(Size::new(3, 3), col), Size::new(3, 3));
+        seen.push(rgba8(&output(&c))[4]);
+    }
+    assert_eq!(c.last_plan().map(|p| p.history_depth), Some(2));
+    // Frames 0 and 1 see cleared history (transparent black), then the frame 2 back.
+    assert_eq!(seen, vec![[0, 0, 0, 0], [0, 0, 0, 0], [10, 0, 0, 255], [20, 0, 0, 255], [30, 0, 0, 255]]);
+}
+
+#[test]
+fn feedback_accumulates_over_frames() {
+    let decls = "layout(set = 0, binding = 3) uniform texture2D PassFeedback0;
+layout(set = 0, binding = 19) uniform sampler PassFeedback0_sampler;";
+    let body = "FragColor = texture(sampler2D(PassFeedback0, PassFeedback0_sampler), vTexCoord) + vec4(1.0, 2.0, 0.0, 1.0) / 255.0;";
+    let mut c =
+        chain(vec![pass(&fragment(decls, body), scaled(ScaleType::Source, 1.0)), passthrough(PassSpec::default())]);
+    let input = solid(Size::new(4, 4), [0, 0, 0, 255]);
+    for _ in 0..6 {
+        render(&mut c, &input, Size::new(4, 4));
+    }
+    assert_eq!(c.last_plan().map(|p| p.feedback.clone()), Some(vec![0]));
+    // Starts from transparent black: six frames add six steps.
+    assert!(rgba8(&output(&c)).iter().all(|p| *p == [6, 12, 0, 6]), "{:?}", rgba8(&output(&c))[0]);
+}
+
+#[test]
+fn lut_sampling_and_size() {
+    let decls = "layout(set = 0, binding = 4) uniform texture2D Mask;
+layout(set = 0, binding = 20) uniform sampler Mask_sampler;
+layout(push_constant) uniform Push { vec4 MaskSize; } params;";
+    let body = "vec4 c = texture(sampler2D(Mask, Mask_sampler), vTexCoord);
+    FragColor = vec4(c.rg, params.MaskSize.xy / 255.0);";
+    let lut = LutImage {
+        name: "Mask".into(),
+        size: Size::new(2, 1),
+        rgba8: vec![255, 0, 0, 255, 0, 255, 0, 255],
+        sampling: Sampling { filter: Filter::Nearest, wrap: WrapMode::ClampToEdge, mipmap: false },
+    };
+    let mut c = chain_with(vec![pass(&fragment(decls, body), PassSpec::default())], vec![lut], Vec::new());
+    render(&mut c, &solid(Size::new(1, 1), [0; 4]), Size::new(4, 1));
+    assert_eq!(rgba8(&output(&c)), vec![[255, 0, 2, 1], [255, 0, 2, 1], [0, 255, 2, 1], [0, 255, 2, 1]]);
+}
+
+fn near(a: &[[u8; 4]], b: &[[u8; 4]]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.iter().zip(y).all(|(p, q)| p.abs_diff(*q) <= 1))
+}
+
+#[test]
+fn nearest_versus_linear() {
+    let input = image(Size::new(2, 1), &[[0, 0, 0, 255], [255, 255, 255, 255]]);
+    let run = |filter| {
+        let spec = PassSpec { filter, wrap: WrapMode::ClampToEdge, ..PassSpec::default() };
+        let mut c = chain(vec![passthrough(spec)]);
+        render(&mut c, &input, Size::new(4, 1));
+        rgba8(&output(&c))
+    };
+    let n = run(Filter::Nearest);
+    assert_eq!(n, vec![[0, 0, 0, 255], [0, 0, 0, 255], [255, 255, 255, 255], [255, 255, 255, 255]]);
+    // Linear at texel positions 0.25, 0.75, 1.25, 1.75: 0, 0.25, 0.75, 1.
+    let l = run(Filter::Linear);
+    let want = [[0, 0, 0, 255], [64, 64, 64, 255], [191, 191, 191, 255], [255, 255, 255, 255]];
+    assert!(near(&l, &want), "{l:?}");
+}
+
+#[test]
+fn each_wrap_mode() {
+    let a = [200, 10, 10, 255];
+    let b = [10, 200, 10, 255];
+    let z = [0, 0, 0, 0];
+    let input = image(Size::new(2, 1), &[a, b]);
+    let frag =
+        fragment(SOURCE, "FragColor = texture(sampler2D(Source, Source_sampler), vec2(vTexCoord.x * 3.0 - 1.0, 0.5));");
+    // Pixel centres map to u = -0.75, -0.25, 0.25, 0.75, 1.25, 1.75.
+    for (wrap, want) in [
+        (WrapMode::ClampToEdge, [a, a, a, b, b, b]),
+        (WrapMode::ClampToBorder, [z, z, a, b, z, z]),
+        (WrapMode::Repeat, [a, b, a, b, a, b]),
+        (WrapMode::MirroredRepeat, [b, a, a, b, b, a]),
+    ] {
+        let mut c = chain(vec![pass(&frag, PassSpec { wrap, ..PassSpec::default() })]);
+        render(&mut c, &input, Size::new(6, 1));
+        assert_eq!(rgba8(&output(&c)), want.to_vec(), "{wrap:?}");
+    }
+}
+
+#[test]
+fn the_consuming_pass_decides_how_a_pass_output_is_sampled() {
+    // Pass 1 reads pass 0's 2x1 output magnified to 4x1; pass 1's filter is linear.
+    let input = image(Size::new(2, 1), &[[0, 0, 0, 255], [255, 255, 255, 255]]);
+    let mut c = chain(vec![
+        passthrough(PassSpec { scale: scale(ScaleType::Source, 1.0, 1.0), ..PassSpec::default() }),
+        passthrough(PassSpec { filter: Filter::Linear, wrap: WrapMode::ClampToEdge, ..PassSpec::default() }),
+    ]);
+    render(&mut c, &input, Size::new(4, 1));
+    let want = [[0, 0, 0, 255], [64, 64, 64, 255], [191, 191, 191, 255], [255, 255, 255, 255]];
+    let got = rgba8(&output(&c));
+    assert!(near(&got, &want), "{got:?}");
+}
+
+#[test]
+fn float_framebuffer_keeps_values_above_one() {
+    let write = fragment("", "FragColor = vec4(2.5, -1.0, 0.25, 1.0);");
+    let quarter = fragment(SOURCE, "FragColor = texture(sampler2D(Source, Source_sampler), vTexCoord) / 4.0;");
+    let run = |float| {
+        let spec = PassSpec { float_framebuffer: float, ..scaled(ScaleType::Source, 1.0) };
+        let mut c = chain(vec![pass(&write, spec), pass(&quarter, PassSpec::default())]);
+        render(&mut c, &solid(Size::new(2, 2), [0; 4]), Size::new(2, 2));
+        (c.read_pass(0).unwrap_or_else(|d| panic!("{d:?}")), rgba8(&output(&c)))
+    };
+    let (p0, out) = run(true);
+    assert_eq!(p0.data[0], [2.5, -1.0, 0.25, 1.0]);
+    assert_eq!(out[0], [159, 0, 16, 64]);
+    let (p0, out) = run(false);
+    assert_eq!(p0.data[0], [1.0, 0.0, 64.0 / 255.0, 1.0]);
+    // 64/255 / 4 -> 16.
+    assert_eq!(out[0], [64, 0, 16, 64]);
+}
+
+#[test]
+fn parameters_default_then_overridden() {
+    let decls = "layout(push_constant) uniform Push { float Gain; } params;";
+    let mut p = pass(&fragment(decls, "FragColor = vec4(params.Gain / 255.0, 0.0, 0.0, 1.0);"), PassSpec::default());
+    p.parameters = vec![("Gain".into(), 7.0)];
+    let mut c = chain_with(vec![p], Vec::new(), Vec::new());
+    render(&mut c, &solid(Size::new(1, 1), [0; 4]), Size::new(1, 1));
+    assert_eq!(rgba8(&output(&c))[0], [7, 0, 0, 255]);
+    let mut p = pass(&fragment(decls, "FragColor = vec4(params.Gain / 255.0, 0.0, 0.0, 1.0);"), PassSpec::default());
+    p.parameters = vec![("Gain".into(), 7.0)];
+    let mut c = chain_with(vec![p], Vec::new(), vec![("Gain".into(), 42.0)]);
+    render(&mut c, &solid(Size::new(1, 1), [0; 4]), Size::new(1, 1));
+    assert_eq!(rgba8(&output(&c))[0], [42, 0, 0, 255]);
+}
+
+#[test]
+fn unknown_textures_and_non_causal_reads_are_errors() {
+    let bad = fragment(
+        "layout(set = 0, binding = 2) uniform texture2D NotASemantic;
+layout(set = 0, binding = 18) uniform sampler NotASemantic_sampler;",
+        "FragColor = texture(sampler2D(NotASemantic, NotASemantic_sampler), vTexCoord);",
+    );
+    let r = FilterChain::new(
+        gpu(),
+        ChainDesc { passes: vec![pass(&bad, PassSpec::default())], luts: vec![], parameters: vec![] },
+    );
+    let codes: Vec<&str> = r.err().unwrap_or_default().iter().map(|d| d.code).collect();
+    // The texture, and its sampler that pairs with nothing.
+    assert!(!codes.is_empty() && codes.iter().all(|c| *c == runtime_check::codes::E_CHAIN_BINDING), "{codes:?}");
+    let ahead = fragment(
+        "layout(set = 0, binding = 2) uniform texture2D PassOutput0;
+layout(set = 0, binding = 18) uniform sampler PassOutput0_sampler;",
+        "FragColor = texture(sampler2D(PassOutput0, PassOutput0_sampler), vTexCoord);",
+    );
+    let r = FilterChain::new(
+        gpu(),
+        ChainDesc { passes: vec![pass(&ahead, PassSpec::default())], luts: vec![], parameters: vec![] },
+    );
+    let codes: Vec<&str> = r.err().unwrap_or_default().iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec![runtime_check::codes::E_CHAIN_PASS_INDEX]);
+}
+
+// ---- path (b): canonical slang files on disk ----
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cg2slang-chain-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+const SLANG_PASS: &str = r#"#version 450
+#pragma parameter Gain "Gain" 1.0 0.0 4.0 0.1
+
+layout(push_constant) uniform Push
+{
+    vec4 SourceSize;
+    float Gain;
+} params;
+
+layout(std140, set = 0, binding = 0) uniform UBO
+{
+    mat4 MVP;
+} global;
+
+#pragma stage vertex
+layout(location = 0) in vec4 Position;
+layout(location = 1) in vec2 TexCoord;
+layout(location = 0) out vec2 vTexCoord;
+
+void main()
+{
+    gl_Position = global.MVP * Position;
+    vTexCoord = TexCoord;
+}
+
+#pragma stage fragment
+layout(location = 0) in vec2 vTexCoord;
+layout(location = 0) out vec4 FragColor;
+layout(set = 0, binding = 2) uniform sampler2D Source;
+
+vec4 fetch(sampler2D s, vec2 uv)
+{
+    return texture(s, uv);
+}
+
+void main()
+{
+    FragColor = vec4(fetch(Source, vTexCoord).rgb * params.Gain, 1.0);
+}
+"#;
+
+fn load(dir: &std::path::Path, preset: &str) -> ChainDesc {
+    let path = dir.join("p.slangp");
+    std::fs::write(&path, preset).unwrap_or_else(|e| panic!("{e}"));
+    let mut sources = grammar::SourceMap::new();
+    let (desc, diags) = runtime_check::chain::preset::load_preset(&mut sources, &path, &grammar::RealFs);
+    match desc {
+        Some(d) => d,
+        None => panic!("preset does not load: {diags:#?}"),
+    }
+}
+
+#[test]
+fn a_slang_preset_from_disk_renders() {
+    let dir = temp_dir("slang");
+    std::fs::write(dir.join("gain.slang"), SLANG_PASS).unwrap_or_else(|e| panic!("{e}"));
+    let input = noise(Size::new(5, 3), 9);
+    let dark: Vec<u8> = input.rgba8.chunks_exact(4).flat_map(|p| [p[0] / 2, p[1] / 2, p[2] / 2, 255]).collect();
+    let dark = InputImage { size: input.size, rgba8: dark };
+    // Default parameter value 1.0: pass-through through a framebuffer and a function
+    // taking a sampler2D.
+    let desc = load(&dir, "shaders = 2\nshader0 = gain.slang\nscale_type0 = source\nshader1 = gain.slang\n");
+    let mut c = FilterChain::new(gpu(), desc).unwrap_or_else(|d| panic!("{d:#?}"));
+    render(&mut c, &dark, dark.size);
+    assert_eq!(output(&c).to_rgba8(), dark.rgba8);
+    // The preset's value overrides the default: x2 twice, clamped by the unorm targets.
+    let desc = load(&dir, "shaders = 1\nshader0 = gain.slang\nparameters = \"Gain\"\nGain = 2.0\n");
+    let mut c = FilterChain::new(gpu(), desc).unwrap_or_else(|d| panic!("{d:#?}"));
+    render(&mut c, &dark, dark.size);
+    let want: Vec<u8> = dark.rgba8.chunks_exact(4).flat_map(|p| [p[0] * 2, p[1] * 2, p[2] * 2, 255]).collect();
+    assert_eq!(output(&c).to_rgba8(), want);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_slang_preset_with_errors_is_diagnosed() {
+    let dir = temp_dir("bad");
+    std::fs::write(
+        dir.join("bad.slang"),
+        "#version 450\n#pragma stage vertex\nvoid main() { nope; }\n#pragma stage fragment\nvoid main() {}\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.join("p.slangp");
+    std::fs::write(&path, "shaders = 2\nshader0 = bad.slang\nshader1 = missing.slang\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut sources = grammar::SourceMap::new();
+    let (desc, diags) = runtime_check::chain::preset::load_preset(&mut sources, &path, &grammar::RealFs);
+    assert!(desc.is_none());
+    let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    assert!(codes.iter().filter(|c| **c == runtime_check::codes::E_CHAIN_SHADER).count() >= 2, "{diags:#?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

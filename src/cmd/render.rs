@@ -1,0 +1,177 @@
+//! `cg2slang render`: renders a `.slangp` preset headlessly with the wgpu filter chain.
+//!
+//! `cg2slang render PRESET.slangp --image IN.png [--image IN2.png ...] --out OUT.png
+//! [--frames N] [--viewport WxH] [--param NAME=VALUE]... [--dump-passes DIR] [--force]`
+//!
+//! The images are the input frames, in order, repeated (the last one held) until
+//! `--frames` frames are rendered (default: one per image). The viewport defaults to
+//! the first image's size. OUT.png (and every file in DIR) is written atomically and
+//! never over an existing file without `--force`. Exit 0 on success, 1 when the preset
+//! or its shaders have errors, 2 on usage, I/O or GPU-availability errors (no Vulkan
+//! adapter: install `mesa-vulkan-drivers`).
+
+use super::output::{write_atomic, WriteError};
+use super::{Exit, Reporter};
+use clap::Args;
+use grammar::{RealFs, SourceMap};
+use runtime_check::chain::{self, image_io, FilterChain, Gpu};
+use runtime_check::codes;
+use runtime_check::plan::Size;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The slang preset to render.
+    #[arg(value_name = "PRESET.slangp")]
+    pub preset: PathBuf,
+
+    /// An input frame (PNG); give several for a sequence.
+    #[arg(long = "image", value_name = "IN.png", required = true)]
+    pub images: Vec<PathBuf>,
+
+    /// Where to write the final frame (PNG, viewport size).
+    #[arg(long = "out", value_name = "OUT.png")]
+    pub out: PathBuf,
+
+    /// Frames to render (default: one per image; the last image is held).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub frames: Option<u64>,
+
+    /// The viewport (default: the first image's size).
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub viewport: Option<Size>,
+
+    /// Override a parameter (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = parse_param)]
+    pub params: Vec<(String, f32)>,
+
+    /// Also write every pass's output of the last frame here (`passN.png`).
+    #[arg(long, value_name = "DIR")]
+    pub dump_passes: Option<PathBuf>,
+
+    /// Overwrite existing output files.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Parses `WxH`, both from 1 to 16384.
+pub fn parse_size(s: &str) -> Result<Size, String> {
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(|| format!("`{s}` is not WxH (e.g. 1920x1080)"))?;
+    let n = |t: &str| t.trim().parse::<u32>().ok().filter(|v| (1..=runtime_check::plan::MAX_SIZE).contains(v));
+    match (n(w), n(h)) {
+        (Some(w), Some(h)) => Ok(Size::new(w, h)),
+        _ => Err(format!("`{s}`: width and height must be whole numbers from 1 to {}", runtime_check::plan::MAX_SIZE)),
+    }
+}
+
+/// Parses `NAME=VALUE` with a finite float value.
+pub fn parse_param(s: &str) -> Result<(String, f32), String> {
+    let (name, value) = s.split_once('=').ok_or_else(|| format!("`{s}` is not NAME=VALUE"))?;
+    let name = name.trim();
+    let valid = name.chars().next().is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
+        && name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric());
+    if !valid {
+        return Err(format!("`{name}` is not a parameter name"));
+    }
+    match value.trim().parse::<f32>() {
+        Ok(v) if v.is_finite() => Ok((name.to_owned(), v)),
+        _ => Err(format!("`{value}` is not a number")),
+    }
+}
+
+fn write(path: &Path, bytes: &[u8], force: bool, reporter: &Reporter) -> bool {
+    match write_atomic(path, bytes, force) {
+        Ok(()) => true,
+        Err(e @ WriteError::Exists) | Err(e @ WriteError::Io(_)) => {
+            reporter.error(&format!("cannot write {}: {e}", path.display()));
+            false
+        }
+    }
+}
+
+pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
+    if !args.force && args.out.exists() {
+        reporter.error(&format!("cannot write {}: it already exists (use --force to overwrite)", args.out.display()));
+        return Exit::Failure;
+    }
+    let mut images = Vec::new();
+    for path in &args.images {
+        match image_io::load_png(path) {
+            Ok(i) => images.push(i),
+            Err(d) => {
+                reporter.diagnostics(&SourceMap::new(), &[d]);
+                return Exit::Failure;
+            }
+        }
+    }
+    let mut sources = SourceMap::new();
+    let (desc, diags) = chain::preset::load_preset(&mut sources, &args.preset, &RealFs);
+    reporter.diagnostics(&sources, &diags);
+    let Some(mut desc) = desc else { return Exit::Errors };
+    desc.parameters.extend(args.params.iter().cloned());
+    let gpu = match Gpu::new() {
+        Ok(g) => Arc::new(g),
+        Err(d) => {
+            reporter.diagnostics(&sources, &[d]);
+            return Exit::Failure;
+        }
+    };
+    let mut chain = match FilterChain::new(gpu, desc) {
+        Ok(c) => c,
+        Err(d) => {
+            reporter.diagnostics(&sources, &d);
+            return Exit::Errors;
+        }
+    };
+    let Some(first) = images.first() else {
+        reporter.error("no input image");
+        return Exit::Failure;
+    };
+    let viewport = args.viewport.unwrap_or(first.size);
+    let frames = args.frames.unwrap_or(images.len() as u64);
+    for f in 0..frames {
+        let idx = (f as usize).min(images.len() - 1);
+        if let Err(d) = chain.render(&images[idx], viewport) {
+            let code = if d.iter().any(|x| x.code == codes::E_CHAIN_GPU) { Exit::Failure } else { Exit::Errors };
+            reporter.diagnostics(&sources, &d);
+            return code;
+        }
+    }
+    for (i, unknown) in chain.unknown_uniforms.iter().enumerate() {
+        if !unknown.is_empty() {
+            reporter.error(&format!(
+                "warning: pass {i}: uniform(s) {} match no semantic or parameter and were left 0",
+                unknown.join(", ")
+            ));
+        }
+    }
+    let output = match chain.read_output() {
+        Ok(p) => p,
+        Err(d) => {
+            reporter.diagnostics(&sources, &[d]);
+            return Exit::Failure;
+        }
+    };
+    if let Some(dir) = &args.dump_passes {
+        for n in 0..chain.pass_count() {
+            let png = chain.read_pass(n).and_then(|p| image_io::encode_png(p.size, &p.to_rgba8()));
+            match png {
+                Ok(bytes) => {
+                    if !write(&dir.join(format!("pass{n}.png")), &bytes, args.force, reporter) {
+                        return Exit::Failure;
+                    }
+                }
+                Err(d) => reporter.diagnostics(&sources, &[d]),
+            }
+        }
+    }
+    match image_io::encode_png(output.size, &output.to_rgba8()) {
+        Ok(bytes) if write(&args.out, &bytes, args.force, reporter) => Exit::Clean,
+        Ok(_) => Exit::Failure,
+        Err(d) => {
+            reporter.diagnostics(&sources, &[d]);
+            Exit::Failure
+        }
+    }
+}
