@@ -6,7 +6,7 @@
 
 use crate::back::slang::{self, WriteInput};
 use crate::ir::{Module, Stage};
-use crate::port::{connectors, semantics};
+use crate::port::{connectors, semantics, texture_args};
 use crate::retro::PassContext;
 use crate::sema::{self, SemaOptions};
 use grammar::{Diagnostic, ParseResult, SourceMap, Span};
@@ -84,6 +84,9 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
     let mut port_diags = Vec::new();
     let vb = semantics::bind(vertex, &options.context, &parameters, &mut port_diags);
     let fb = semantics::bind(fragment, &options.context, &parameters, &mut port_diags);
+    let vertex = texture_args::flatten(vertex, &vb, &mut port_diags);
+    let fragment = texture_args::flatten(fragment, &fb, &mut port_diags);
+    let (vertex, fragment) = (vertex.as_ref(), fragment.as_ref());
     let conn = connectors::plan(Some((vertex, &vb)), Some((fragment, &fb)), &mut port_diags);
     let parameter_pragmas: Vec<String> =
         analysis.pragmas.iter().filter(|p| p.split_whitespace().nth(1) == Some("parameter")).cloned().collect();

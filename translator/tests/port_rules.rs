@@ -126,3 +126,37 @@ fn rule_implicit_conversions_become_explicit() {
     let src = frag("float4 c = tex2D(s0, tex); float3 rgb = c; int i = c.r * 10.0; float f = i / 3; bool b = c.a; half h = 0.5; float g = h * 2.0;\nreturn float4(rgb * f, b ? g : 0.0);", "");
     insta::assert_snapshot!(port(&src, ctx(0, 1)));
 }
+
+#[test]
+fn rule_texture_structs_passed_to_helpers_become_member_parameters() {
+    // `blur` takes IN and a PASSk whole and hands IN on to `texel`: each parameter becomes
+    // one per member read, through the nested call too; `orig` (with its sampler) is
+    // never declared as a GLSL struct.
+    let src = format!("{HEADER}{VERTEX}\
+float2 texel(input I) {{ return 1.0 / I.texture_size; }}\n\
+float4 blur(input I, orig P, float2 uv) {{ float2 d = texel(I); return (tex2D(P.texture, uv - d) + tex2D(P.texture, uv + d * P.video_size / P.texture_size)) * 0.5; }}\n\
+float4 main_fragment(float2 tex : TEXCOORD0, uniform input IN, uniform orig PASS1, uniform orig ORIG) : COLOR\n\
+{{ return blur(IN, PASS1, tex) + blur(IN, ORIG, tex); }}\n");
+    insta::assert_snapshot!(port(&src, ctx(2, 3)));
+}
+
+#[test]
+fn rule_texture_struct_used_whole_inside_a_helper_is_an_error() {
+    let src = format!(
+        "{HEADER}{VERTEX}\
+float4 first(orig P, float2 uv) {{ orig copy = P; return tex2D(copy.texture, uv); }}\n\
+float4 main_fragment(float2 tex : TEXCOORD0, uniform orig ORIG) : COLOR\n\
+{{ return first(ORIG, tex); }}\n"
+    );
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_glsl_builtins_nvidia_accepted_keep_their_glsl_meaning() {
+    // mod floors (unlike fmod), fract is frac, mix is lerp; each call warns (W0306).
+    let src = frag(
+        "float2 a = mod(tex * 7.0, 3.0); float b = fmod(tex.x - 0.5, 0.25); float3 c = mix(float3(0), float3(1), fract(tex.y * 4.0));\nreturn float4(c, a.x + a.y + b) * tex2D(s0, tex);",
+        "",
+    );
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}

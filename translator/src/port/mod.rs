@@ -3,15 +3,18 @@
 //!
 //! 1. [`semantics`]: RetroArch names (IN, ORIG, PASSk, modelViewProj, TEXUNIT0, LUTs,
 //!    parameters) to slang semantics, given the pass's preset context.
-//! 2. [`connectors`]: connector flattening, varyings and their locations.
-//! 3. [`matrix`]: the matrix convention (Cg row-major meaning onto GLSL).
-//! 4. [`stdlib`]: the standard library onto GLSL with Cg's semantics.
-//! 5. [`uniforms`]: used semantics and parameters into a push block and a UBO.
-//! 6. [`names`]: GLSL-legal, collision-free names.
+//! 2. [`texture_args`]: texture structs passed whole to helper functions become one
+//!    parameter per member read (an IR rewrite of the stage).
+//! 3. [`connectors`]: connector flattening, varyings and their locations.
+//! 4. [`matrix`]: the matrix convention (Cg row-major meaning onto GLSL).
+//! 5. [`stdlib`]: the standard library onto GLSL with Cg's semantics.
+//! 6. [`uniforms`]: used semantics and parameters into a push block and a UBO.
+//! 7. [`names`]: GLSL-legal, collision-free names.
 
 pub mod connectors;
 pub mod matrix;
 pub mod names;
 pub mod semantics;
 pub mod stdlib;
+pub mod texture_args;
 pub mod uniforms;
