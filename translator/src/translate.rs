@@ -82,10 +82,12 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
     }
     let parameters = semantics::parameter_names(&analysis.pragmas);
     let mut port_diags = Vec::new();
-    let vb = semantics::bind(vertex, &options.context, &parameters, &mut port_diags);
-    let fb = semantics::bind(fragment, &options.context, &parameters, &mut port_diags);
-    let vertex = texture_args::flatten(vertex, &vb, &mut port_diags);
-    let fragment = texture_args::flatten(fragment, &fb, &mut port_diags);
+    let mut vb = semantics::bind(vertex, &options.context, &parameters, &mut port_diags);
+    let mut fb = semantics::bind(fragment, &options.context, &parameters, &mut port_diags);
+    let vertex = texture_args::alias_copies(vertex, &mut vb);
+    let fragment = texture_args::alias_copies(fragment, &mut fb);
+    let vertex = texture_args::flatten(&vertex, &vb, &mut port_diags);
+    let fragment = texture_args::flatten(&fragment, &fb, &mut port_diags);
     let (vertex, fragment) = (vertex.as_ref(), fragment.as_ref());
     let conn = connectors::plan(Some((vertex, &vb)), Some((fragment, &fb)), &mut port_diags);
     let parameter_pragmas: Vec<String> =

@@ -160,3 +160,26 @@ fn rule_glsl_builtins_nvidia_accepted_keep_their_glsl_meaning() {
     );
     insta::assert_snapshot!(port(&src, ctx(0, 1)));
 }
+
+#[test]
+fn rule_global_copy_of_a_texture_struct_reads_the_texture_struct() {
+    // `IN_global = IN;` first thing in main_fragment (crt-lottes-multipass): helpers read
+    // the global; it holds what IN holds, so it becomes IN and the copy disappears. A
+    // second global copied after other work keeps failing as unbound.
+    let src = format!(
+        "{HEADER}{VERTEX}\
+input IN_global;\nsampler2D s_global;\n\
+float2 texel() {{ return 1.0 / IN_global.texture_size; }}\n\
+float4 main_fragment(float2 tex : TEXCOORD0, uniform input IN, uniform orig ORIG) : COLOR\n\
+{{ s_global = ORIG.texture; IN_global = IN; return tex2D(s_global, tex + texel()); }}\n"
+    );
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+    let late = format!(
+        "{HEADER}{VERTEX}\
+input IN_global;\n\
+float2 texel() {{ return 1.0 / IN_global.texture_size; }}\n\
+float4 main_fragment(float2 tex : TEXCOORD0, uniform sampler2D s0 : TEXUNIT0, uniform input IN) : COLOR\n\
+{{ float2 d = texel(); IN_global = IN; return tex2D(s0, tex + d); }}\n"
+    );
+    insta::assert_snapshot!(port(&late, ctx(0, 1)));
+}

@@ -3,7 +3,8 @@
 //!
 //! 1. [`semantics`]: RetroArch names (IN, ORIG, PASSk, modelViewProj, TEXUNIT0, LUTs,
 //!    parameters) to slang semantics, given the pass's preset context.
-//! 2. [`texture_args`]: texture structs passed whole to helper functions become one
+//! 2. [`texture_args`]: global copies of texture structs (`IN_global = IN;`) become
+//!    names of them; texture structs passed whole to helper functions become one
 //!    parameter per member read (an IR rewrite of the stage).
 //! 3. [`connectors`]: connector flattening, varyings and their locations.
 //! 4. [`matrix`]: the matrix convention (Cg row-major meaning onto GLSL).

@@ -14,6 +14,10 @@
 //! is itself flattened; the members a function needs include those its callees need
 //! (Cg has no recursion, so this settles). Uses that need the struct as a value (copied
 //! to a local, returned, written through `out`) stay errors (E0402).
+//!
+//! [`alias_copies`] runs first and handles the other way helpers reach a texture struct:
+//! a global copy made at the top of the entry point (`IN_global = IN;`), which becomes
+//! another name of the texture struct.
 
 use crate::codes;
 use crate::ir::{Block, Expr, ExprKind, Function, Handle, Module, Param, ParamDir, Stmt, Type, Var};
@@ -21,6 +25,88 @@ use crate::port::semantics::{Binding, Bindings};
 use grammar::Diagnostic;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// `IN_global = IN;` (crt-lottes-multipass): a global struct the entry point fills from
+/// a texture struct before anything else runs, so that helpers can read `IN_global.x`
+/// without a parameter. The global was a uniform nothing bound (or a static); after the
+/// copy it holds exactly what the texture struct holds, so it is rebound to that
+/// texture struct and the copy is dropped. Only a copy at the top level of the entry
+/// point, preceded by nothing but other such copies or sampler aliases, to a global
+/// written nowhere else, qualifies: then every read comes after it.
+pub fn alias_copies<'m>(module: &'m Module, bindings: &mut Bindings) -> Cow<'m, Module> {
+    let Some(entry) = module.entry_point.as_ref().map(|e| e.function) else { return Cow::Borrowed(module) };
+    let f = &module.functions[entry];
+    let Some(body) = &f.body else { return Cow::Borrowed(module) };
+    // (statement index, global, texture struct binding)
+    let mut copies: Vec<(usize, Handle<crate::ir::Global>, Binding)> = Vec::new();
+    for (i, (stmt, _)) in body.stmts.iter().enumerate() {
+        let Stmt::Expr(h) = stmt else { break };
+        let ExprKind::Assign { op: None, target, value } = &f.exprs[*h].kind else { break };
+        let ExprKind::Var(Var::Global(g)) = f.exprs[*target].kind else { break };
+        let target_ty = f.exprs[*target].ty;
+        if target_ty.is_sampler() {
+            continue;
+        }
+        let source = match f.exprs[*value].kind {
+            ExprKind::Var(v @ (Var::Param(_) | Var::Global(_))) => bindings.of(v).cloned(),
+            _ => None,
+        };
+        let plain_global = matches!(bindings.of(Var::Global(g)), Some(Binding::Unbound | Binding::Private));
+        match source {
+            Some(b @ Binding::TextureStruct(_)) if plain_global && f.exprs[*value].ty == target_ty => {
+                copies.push((i, g, b));
+            }
+            _ => break,
+        }
+    }
+    copies.retain(|&(_, g, _)| writes_to(module, g) == 1);
+    if copies.is_empty() {
+        return Cow::Borrowed(module);
+    }
+    let mut out = module.clone();
+    if let Some(b) = out.functions[entry].body.as_mut() {
+        let drop: BTreeSet<usize> = copies.iter().map(|c| c.0).collect();
+        let mut i = 0;
+        b.stmts.retain(|_| {
+            i += 1;
+            !drop.contains(&(i - 1))
+        });
+    }
+    for (_, g, b) in copies {
+        bindings.globals.insert(g.index() as u32, b);
+    }
+    Cow::Owned(out)
+}
+
+/// How many expressions in the module write to global `g` or part of it (assignments,
+/// increments, `out` arguments).
+fn writes_to(module: &Module, g: Handle<crate::ir::Global>) -> usize {
+    let mut n = 0;
+    for (_, f) in module.functions.iter() {
+        let root = |mut e: Handle<Expr>| loop {
+            match &f.exprs[e].kind {
+                ExprKind::Member { base, .. }
+                | ExprKind::Index { base, .. }
+                | ExprKind::Swizzle { base, .. }
+                | ExprKind::MatrixElements { base, .. } => e = *base,
+                ExprKind::Var(v) => return Some(*v),
+                _ => return None,
+            }
+        };
+        for (_, e) in f.exprs.iter() {
+            let targets: Vec<Handle<Expr>> = match &e.kind {
+                ExprKind::Assign { target, .. } | ExprKind::IncDec { target, .. } => vec![*target],
+                ExprKind::Call { function, args } => {
+                    let params = &module.functions[*function].params;
+                    args.iter().zip(params).filter(|(_, p)| p.dir != ParamDir::In).map(|(a, _)| *a).collect()
+                }
+                _ => Vec::new(),
+            };
+            n += targets.into_iter().filter(|&t| root(t) == Some(Var::Global(g))).count();
+        }
+    }
+    n
+}
 
 /// (function, parameter index) of a flattened parameter.
 type Key = (Handle<Function>, u32);
