@@ -6,7 +6,7 @@
 
 use crate::back::slang::{self, WriteInput};
 use crate::ir::{Module, Stage};
-use crate::port::{connectors, semantics, texture_args};
+use crate::port::{connectors, odd_matrices, semantics, texture_args};
 use crate::retro::PassContext;
 use crate::sema::{self, SemaOptions};
 use grammar::{Diagnostic, ParseResult, SourceMap, Span};
@@ -88,6 +88,8 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
     let fragment = texture_args::alias_copies(fragment, &mut fb);
     let vertex = texture_args::flatten(&vertex, &vb, &mut port_diags);
     let fragment = texture_args::flatten(&fragment, &fb, &mut port_diags);
+    let vertex = odd_matrices::lower_odd_matrices(&vertex);
+    let fragment = odd_matrices::lower_odd_matrices(&fragment);
     let (vertex, fragment) = (vertex.as_ref(), fragment.as_ref());
     let conn = connectors::plan(Some((vertex, &vb)), Some((fragment, &fb)), &mut port_diags);
     let parameter_pragmas: Vec<String> =

@@ -183,3 +183,33 @@ float4 main_fragment(float2 tex : TEXCOORD0, uniform sampler2D s0 : TEXUNIT0, un
     );
     insta::assert_snapshot!(port(&late, ctx(0, 1)));
 }
+
+#[test]
+fn rule_single_row_and_column_matrices_become_vectors() {
+    // bicubic-fast / nedi: float4x1 and float1x4 built by rows, multiplied into a 1x1
+    // (dot), a 4x4 times a column (mul by a vector), a row times a 2x3.
+    let src = frag(
+        "float4x4 M = float4x4(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);\n\
+         float4x1 col = mul(M, float4x1(tex.x, tex.y, 1.0, 0.5));\n\
+         float1x4 row = mul(float1x4(tex.y, tex.x, 0.25, 1.0), M);\n\
+         float s = float(mul(row, col)) + col[2] + row._m01;\n\
+         float2x3 X = float2x3(1, 2, 3, 4, 5, 6);\n\
+         float3 c = mul(float1x2(tex), X);\n\
+         return float4(c * s, 1.0);",
+        "",
+    );
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_bool_matrices_become_arrays_of_rows() {
+    // hqx: a bool3x3 from nine bools, read a row at a time into dot products.
+    let src = frag(
+        "float3 a = tex2D(s0, tex).rgb; bool d = a.r > 0.5;\n\
+         bool3x3 p = bool3x3(d, !d, d, a.g > a.b, false, true, d, d, a.b > 0.1);\n\
+         float x = dot(p[0], float3(1, 2, 4)) + dot(p[1], float3(8, 0, 16)) + dot(p[2], float3(32, 64, 128));\n\
+         return float4(x / 255.0);",
+        "",
+    );
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
