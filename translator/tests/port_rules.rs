@@ -213,3 +213,13 @@ fn rule_bool_matrices_become_arrays_of_rows() {
     );
     insta::assert_snapshot!(port(&src, ctx(0, 1)));
 }
+
+#[test]
+fn rule_in_vertex_coord_is_the_position_attribute() {
+    // motionblur/feedback.cg: attributes reached through a varying `input IN` by name.
+    let src = "struct input { float2 tex_coord; float4 vertex_coord; uniform float4x4 mvp_matrix; uniform sampler2D texture; };\n\
+void main_vertex(input IN, out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0)\n\
+{ oPosition = mul(IN.mvp_matrix, IN.vertex_coord); oTex = IN.tex_coord; }\n\
+float4 main_fragment(float2 tex : TEXCOORD0, input IN) : COLOR { return tex2D(IN.texture, tex); }\n";
+    insta::assert_snapshot!(port(src, ctx(0, 1)));
+}

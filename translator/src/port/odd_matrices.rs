@@ -32,6 +32,11 @@ fn as_rows(ty: Type) -> bool {
     matches!(ty, Type::Matrix { scalar, .. } if !scalar.is_floating())
 }
 
+/// Equal types, or both one component of the same scalar (`float1` and `float`).
+fn same(a: Type, b: Type) -> bool {
+    a == b || (a.components() == Some(1) && b.components() == Some(1) && a.scalar() == b.scalar())
+}
+
 fn uses_odd(m: &Module) -> bool {
     let in_exprs = |x: &Exprs| x.iter().any(|(_, e)| odd(e.ty));
     m.functions.iter().any(|(_, f)| in_exprs(&f.exprs) || f.params.iter().any(|p| odd(p.ty)) || odd(f.ret))
@@ -204,8 +209,8 @@ fn rewrite(m: &mut Module, src: &Exprs, dst: &mut Exprs) -> bool {
             {
                 let from = lower(m, src[*value].ty);
                 if as_rows(e.ty) || as_rows(src[*value].ty) {
-                    ok &= from == ty;
-                    if from == ty {
+                    ok &= same(from, ty);
+                    if same(from, ty) {
                         let child = dst[*value].clone();
                         *dst.get_mut(h) = child;
                     }
@@ -214,7 +219,7 @@ fn rewrite(m: &mut Module, src: &Exprs, dst: &mut Exprs) -> bool {
                 {
                     // A reshape between the matrix and its vector is nothing now; a
                     // conversion out of a full matrix has no vector meaning.
-                    if from == ty {
+                    if same(from, ty) {
                         let child = dst[*value].clone();
                         *dst.get_mut(h) = child;
                     } else {

@@ -227,7 +227,13 @@ impl<'a> Lowerer<'a> {
                 Some(self.add(ExprKind::Splat { value: v }, to, span))
             }
             (Type::Vector(fs, _) | Type::Matrix { scalar: fs, .. }, Type::Scalar(_)) => {
-                let v = self.add(ExprKind::Truncate { value: h }, Type::Scalar(fs), span);
+                // A float1x1 keeps its one component: a reshape.
+                let kind = if from.is_matrix() && from.components() == Some(1) {
+                    ExprKind::Reshape { value: h }
+                } else {
+                    ExprKind::Truncate { value: h }
+                };
+                let v = self.add(kind, Type::Scalar(fs), span);
                 Some(convert_elems(self, v, to))
             }
             (Type::Vector(fs, n), Type::Vector(_, m)) => {
