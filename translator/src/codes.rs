@@ -51,6 +51,9 @@ pub const W_PRECISION: &str = "W0303";
 pub const W_IGNORED_QUALIFIER: &str = "W0304";
 /// A variable declared but used before any assignment (Cg allows it; the value is undefined).
 pub const W_UNINITIALIZED: &str = "W0305";
+/// A GLSL built-in (`fract`, `mix`, `mod`, `texelFetchOffset`) called from Cg: NVIDIA's
+/// compiler accepted it; translated with its GLSL meaning.
+pub const W_GLSL_BUILTIN: &str = "W0306";
 
 // ---- porting (E04xx / W04xx) ----
 /// A Cg name the RetroArch runtime would not have bound in this pass (PASSPREV in pass 0, an unknown sampler, ...).

@@ -6,7 +6,7 @@
 
 use crate::back::slang::{self, StageText, WriteInput};
 use crate::ir::{Module, Stage};
-use crate::port::{connectors, semantics};
+use crate::port::{connectors, odd_matrices, semantics, texture_args};
 use crate::retro::PassContext;
 use crate::sema::{self, SemaOptions};
 use grammar::{Diagnostic, ParseResult, SourceMap, Span};
@@ -112,8 +112,15 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
         }
     }
     let mut port_diags = Vec::new();
-    let vb = semantics::bind(vertex, &options.context, &parameters, &mut port_diags);
-    let fb = semantics::bind(fragment, &options.context, &parameters, &mut port_diags);
+    let mut vb = semantics::bind(vertex, &options.context, &parameters, &mut port_diags);
+    let mut fb = semantics::bind(fragment, &options.context, &parameters, &mut port_diags);
+    let vertex = texture_args::alias_copies(vertex, &mut vb);
+    let fragment = texture_args::alias_copies(fragment, &mut fb);
+    let vertex = texture_args::flatten(&vertex, &vb, &mut port_diags);
+    let fragment = texture_args::flatten(&fragment, &fb, &mut port_diags);
+    let vertex = odd_matrices::lower_odd_matrices(&vertex);
+    let fragment = odd_matrices::lower_odd_matrices(&fragment);
+    let (vertex, fragment) = (vertex.as_ref(), fragment.as_ref());
     let conn = connectors::plan(Some((vertex, &vb)), Some((fragment, &fb)), &mut port_diags);
     let mut parameter_pragmas: Vec<String> =
         analysis.pragmas.iter().filter(|p| p.split_whitespace().nth(1) == Some("parameter")).cloned().collect();

@@ -126,3 +126,100 @@ fn rule_implicit_conversions_become_explicit() {
     let src = frag("float4 c = tex2D(s0, tex); float3 rgb = c; int i = c.r * 10.0; float f = i / 3; bool b = c.a; half h = 0.5; float g = h * 2.0;\nreturn float4(rgb * f, b ? g : 0.0);", "");
     insta::assert_snapshot!(port(&src, ctx(0, 1)));
 }
+
+#[test]
+fn rule_texture_structs_passed_to_helpers_become_member_parameters() {
+    // `blur` takes IN and a PASSk whole and hands IN on to `texel`: each parameter becomes
+    // one per member read, through the nested call too; `orig` (with its sampler) is
+    // never declared as a GLSL struct.
+    let src = format!("{HEADER}{VERTEX}\
+float2 texel(input I) {{ return 1.0 / I.texture_size; }}\n\
+float4 blur(input I, orig P, float2 uv) {{ float2 d = texel(I); return (tex2D(P.texture, uv - d) + tex2D(P.texture, uv + d * P.video_size / P.texture_size)) * 0.5; }}\n\
+float4 main_fragment(float2 tex : TEXCOORD0, uniform input IN, uniform orig PASS1, uniform orig ORIG) : COLOR\n\
+{{ return blur(IN, PASS1, tex) + blur(IN, ORIG, tex); }}\n");
+    insta::assert_snapshot!(port(&src, ctx(2, 3)));
+}
+
+#[test]
+fn rule_texture_struct_used_whole_inside_a_helper_is_an_error() {
+    let src = format!(
+        "{HEADER}{VERTEX}\
+float4 first(orig P, float2 uv) {{ orig copy = P; return tex2D(copy.texture, uv); }}\n\
+float4 main_fragment(float2 tex : TEXCOORD0, uniform orig ORIG) : COLOR\n\
+{{ return first(ORIG, tex); }}\n"
+    );
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_glsl_builtins_nvidia_accepted_keep_their_glsl_meaning() {
+    // mod floors (unlike fmod), fract is frac, mix is lerp; each call warns (W0306).
+    let src = frag(
+        "float2 a = mod(tex * 7.0, 3.0); float b = fmod(tex.x - 0.5, 0.25); float3 c = mix(float3(0), float3(1), fract(tex.y * 4.0));\nreturn float4(c, a.x + a.y + b) * tex2D(s0, tex);",
+        "",
+    );
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_global_copy_of_a_texture_struct_reads_the_texture_struct() {
+    // `IN_global = IN;` first thing in main_fragment (crt-lottes-multipass): helpers read
+    // the global; it holds what IN holds, so it becomes IN and the copy disappears. A
+    // second global copied after other work keeps failing as unbound.
+    let src = format!(
+        "{HEADER}{VERTEX}\
+input IN_global;\nsampler2D s_global;\n\
+float2 texel() {{ return 1.0 / IN_global.texture_size; }}\n\
+float4 main_fragment(float2 tex : TEXCOORD0, uniform input IN, uniform orig ORIG) : COLOR\n\
+{{ s_global = ORIG.texture; IN_global = IN; return tex2D(s_global, tex + texel()); }}\n"
+    );
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+    let late = format!(
+        "{HEADER}{VERTEX}\
+input IN_global;\n\
+float2 texel() {{ return 1.0 / IN_global.texture_size; }}\n\
+float4 main_fragment(float2 tex : TEXCOORD0, uniform sampler2D s0 : TEXUNIT0, uniform input IN) : COLOR\n\
+{{ float2 d = texel(); IN_global = IN; return tex2D(s0, tex + d); }}\n"
+    );
+    insta::assert_snapshot!(port(&late, ctx(0, 1)));
+}
+
+#[test]
+fn rule_single_row_and_column_matrices_become_vectors() {
+    // bicubic-fast / nedi: float4x1 and float1x4 built by rows, multiplied into a 1x1
+    // (dot), a 4x4 times a column (mul by a vector), a row times a 2x3.
+    let src = frag(
+        "float4x4 M = float4x4(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);\n\
+         float4x1 col = mul(M, float4x1(tex.x, tex.y, 1.0, 0.5));\n\
+         float1x4 row = mul(float1x4(tex.y, tex.x, 0.25, 1.0), M);\n\
+         float s = float(mul(row, col)) + col[2] + row._m01;\n\
+         float2x3 X = float2x3(1, 2, 3, 4, 5, 6);\n\
+         float3 c = mul(float1x2(tex), X);\n\
+         return float4(c * s, 1.0);",
+        "",
+    );
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_bool_matrices_become_arrays_of_rows() {
+    // hqx: a bool3x3 from nine bools, read a row at a time into dot products.
+    let src = frag(
+        "float3 a = tex2D(s0, tex).rgb; bool d = a.r > 0.5;\n\
+         bool3x3 p = bool3x3(d, !d, d, a.g > a.b, false, true, d, d, a.b > 0.1);\n\
+         float x = dot(p[0], float3(1, 2, 4)) + dot(p[1], float3(8, 0, 16)) + dot(p[2], float3(32, 64, 128));\n\
+         return float4(x / 255.0);",
+        "",
+    );
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}
+
+#[test]
+fn rule_in_vertex_coord_is_the_position_attribute() {
+    // motionblur/feedback.cg: attributes reached through a varying `input IN` by name.
+    let src = "struct input { float2 tex_coord; float4 vertex_coord; uniform float4x4 mvp_matrix; uniform sampler2D texture; };\n\
+void main_vertex(input IN, out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0)\n\
+{ oPosition = mul(IN.mvp_matrix, IN.vertex_coord); oTex = IN.tex_coord; }\n\
+float4 main_fragment(float2 tex : TEXCOORD0, input IN) : COLOR { return tex2D(IN.texture, tex); }\n";
+    insta::assert_snapshot!(port(src, ctx(0, 1)));
+}

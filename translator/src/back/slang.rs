@@ -1673,6 +1673,8 @@ impl<'a> StageWriter<'a> {
             }
             "frame_rotation" if is_input => (self.zero(ty), PRIMARY),
             "mvp_matrix" if is_input => (format!("transpose({})", self.uniform(Uniform::Mvp)), PRIMARY),
+            // RetroArch's Cg runtime fed the POSITION attribute to `IN.vertex_coord` by name.
+            "vertex_coord" if is_input && self.vertex() => (reshape("Position", 4, ty), PRIMARY),
             "texture" => (self.texture(&tex), PRIMARY),
             "tex_coord" | "lut_tex_coord" => {
                 if !self.vertex() {

@@ -144,6 +144,11 @@ builtins! {
     /// opposite sign. `y == 0` gives NaN. Floating types only; `%` on integers is an
     /// operator.
     Fmod => "fmod",
+    /// GLSL `mod(x, y)`, which Cg does not declare but NVIDIA's compiler accepted (see
+    /// [`crate::sema::intrinsics::glsl_overloads`]): per component `x - y * floor(x / y)`,
+    /// the result has the sign of `y`. The form `mod(floatN x, float y)` uses the one `y`
+    /// for every component. `y == 0` gives NaN.
+    GlslMod => "mod",
     /// `modf(x, out i)`: per component `i = trunc(x)` and returns `x - trunc(x)`; both carry
     /// the sign of `x` (C `modf`). Infinite `x` gives `i = x` and returns `±0`; NaN gives
     /// NaN in both.
@@ -419,6 +424,10 @@ builtins! {
     /// `tex2Dfetch(sampler2D s, int4 c)`: the texel at `c.xy` of level `c.w`, unfiltered
     /// (`c.z` unused).
     Tex2DFetch => "tex2Dfetch",
+    /// GLSL `texelFetchOffset(sampler2D s, int2 p, int lod, int2 offset)`, which Cg does not
+    /// declare but NVIDIA's compiler accepted: the texel at `p + offset` of level `lod`,
+    /// unfiltered, with the [`Builtin::Tex2DFetch`] rules. GLSL wants `offset` constant.
+    Tex2DFetchOffset => "texelFetchOffset",
     /// `tex2Dsize(sampler2D s, int lod)`: `int3(width, height, 0)` of level `lod`.
     Tex2DSize => "tex2Dsize",
 

@@ -3,15 +3,22 @@
 //!
 //! 1. [`semantics`]: RetroArch names (IN, ORIG, PASSk, modelViewProj, TEXUNIT0, LUTs,
 //!    parameters) to slang semantics, given the pass's preset context.
-//! 2. [`connectors`]: connector flattening, varyings and their locations.
-//! 3. [`matrix`]: the matrix convention (Cg row-major meaning onto GLSL).
-//! 4. [`stdlib`]: the standard library onto GLSL with Cg's semantics.
-//! 5. [`uniforms`]: used semantics and parameters into a push block and a UBO.
-//! 6. [`names`]: GLSL-legal, collision-free names.
+//! 2. [`texture_args`]: global copies of texture structs (`IN_global = IN;`) become
+//!    names of them; texture structs passed whole to helper functions become one
+//!    parameter per member read (an IR rewrite of the stage).
+//! 3. [`odd_matrices`]: matrices GLSL has no type for (`float1x3`, `float4x1`,
+//!    `bool3x3`) become vectors or arrays of rows (an IR rewrite of the stage).
+//! 4. [`connectors`]: connector flattening, varyings and their locations.
+//! 5. [`matrix`]: the matrix convention (Cg row-major meaning onto GLSL).
+//! 6. [`stdlib`]: the standard library onto GLSL with Cg's semantics.
+//! 7. [`uniforms`]: used semantics and parameters into a push block and a UBO.
+//! 8. [`names`]: GLSL-legal, collision-free names.
 
 pub mod connectors;
 pub mod matrix;
 pub mod names;
+pub mod odd_matrices;
 pub mod semantics;
 pub mod stdlib;
+pub mod texture_args;
 pub mod uniforms;

@@ -3,7 +3,8 @@
 //! [`call`] turns one resolved builtin call (arguments already printed) into GLSL text:
 //! a same-named GLSL function where the semantics agree (`dot`, `pow`, `clamp`), a
 //! renamed one where only the name differs (`lerp` -> `mix`, `frac` -> `fract`, `rsqrt`
-//! -> `inversesqrt`, `atan2` -> `atan`, `ddx` -> `dFdx`, `round` -> `roundEven`), the
+//! -> `inversesqrt`, `atan2` -> `atan`, `ddx` -> `dFdx`, `round` -> `roundEven`; the GLSL
+//! names NVIDIA's Cg compiler accepted, `mod` and `texelFetchOffset`, stay themselves), the
 //! texture family mapped onto `texture`/`textureLod`/`textureGrad`/`textureProj`/
 //! `texelFetch`/`textureSize` with the right coordinate shapes (a 1D lookup samples the
 //! middle row of the 2D LUT RetroArch loads), and small helper functions where GLSL
@@ -117,6 +118,7 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
         Lerp => same("mix"),
         Round => same("roundEven"),
         Frac => same("fract"),
+        GlslMod => same("mod"),
         Rsqrt => same("inversesqrt"),
         Atan2 => same("atan"),
         Ddx => same("dFdx"),
@@ -272,6 +274,9 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
         Tex2DProj | TexRectProj => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
         Tex2DProjShadow | TexRectProjShadow => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
         Tex2DFetch | TexRectFetch => packed("tex2Dfetch", "ivec4", "texelFetch($s, $c.xy, $c.w)", arg(1)?),
+        Tex2DFetchOffset => {
+            Ok((format!("texelFetchOffset({s}, {}, {}, {})", arg(1)?.text, arg(2)?.text, arg(3)?.text), PRIMARY))
+        }
         Tex2DSize | TexRectSize => Ok((format!("ivec3(textureSize({s}, {}), 0)", arg(1)?.text), PRIMARY)),
         Tex1D => Ok((format!("texture({s}, vec2({}, 0.5))", arg(1)?.text), PRIMARY)),
         Tex1DShadow => packed("tex1D_x", "vec2", "texture($s, vec2($c.x, 0.5))", arg(1)?),
@@ -318,6 +323,8 @@ mod tests {
         assert_eq!(map(Builtin::Saturate, &[arg("x", v3)], v3, &mut h).unwrap().0, "clamp(x, 0.0, 1.0)");
         assert_eq!(map(Builtin::Fmod, &[arg("x", v3), arg("y", v3)], v3, &mut h).unwrap().0, "cg_fmod(x, y)");
         assert!(h["cg_fmod/vec3"].contains("x - y * trunc(x / y)"), "fmod truncates");
+        let m = map(Builtin::GlslMod, &[arg("x", v3), arg("y", Type::FLOAT)], v3, &mut h).unwrap().0;
+        assert_eq!(m, "mod(x, y)", "GLSL mod keeps its flooring meaning");
         assert_eq!(map(Builtin::Round, &[arg("x", Type::FLOAT)], Type::FLOAT, &mut h).unwrap().0, "roundEven(x)");
     }
 
@@ -332,6 +339,10 @@ mod tests {
         assert_eq!(lod, "cg_tex2Dlod(Source, vec4(uv, 0.0, 0.0))", "a complex coordinate is not evaluated twice");
         let one_d = map(Builtin::Tex1D, &[s.clone(), arg("x", Type::FLOAT)], v4, &mut h).unwrap().0;
         assert_eq!(one_d, "texture(Source, vec2(x, 0.5))", "1D lookups read the middle row");
+        let i2 = Type::vec(Scalar::Int, 2);
+        let args = [s.clone(), arg("p", i2), arg("0", Type::INT), arg("ivec2(1, 0)", i2)];
+        let fetch = map(Builtin::Tex2DFetchOffset, &args, v4, &mut h).unwrap().0;
+        assert_eq!(fetch, "texelFetchOffset(Source, p, 0, ivec2(1, 0))");
         assert!(map(Builtin::Tex3D, &[s, arg("c", Type::vec(Scalar::Float, 3))], v4, &mut h).is_err());
     }
 }

@@ -227,7 +227,13 @@ impl<'a> Lowerer<'a> {
                 Some(self.add(ExprKind::Splat { value: v }, to, span))
             }
             (Type::Vector(fs, _) | Type::Matrix { scalar: fs, .. }, Type::Scalar(_)) => {
-                let v = self.add(ExprKind::Truncate { value: h }, Type::Scalar(fs), span);
+                // A float1x1 keeps its one component: a reshape.
+                let kind = if from.is_matrix() && from.components() == Some(1) {
+                    ExprKind::Reshape { value: h }
+                } else {
+                    ExprKind::Truncate { value: h }
+                };
+                let v = self.add(kind, Type::Scalar(fs), span);
                 Some(convert_elems(self, v, to))
             }
             (Type::Vector(fs, n), Type::Vector(_, m)) => {
@@ -1157,6 +1163,13 @@ impl<'a> Lowerer<'a> {
         } else {
             Vec::new()
         };
+        // GLSL built-ins NVIDIA's compiler accepted: only when nothing else has the name.
+        let glsl = with_stdlib && user.is_empty() && stdlib.is_empty();
+        let stdlib = match intrinsics::glsl_overloads(key) {
+            Some(list) if glsl => list.iter().collect(),
+            _ => stdlib,
+        };
+        let glsl = glsl && !stdlib.is_empty();
         if user.is_empty() && stdlib.is_empty() {
             self.error(codes::E_UNDECLARED, span, format!("function `{display}` is not declared"));
             return None;
@@ -1209,6 +1222,22 @@ impl<'a> Lowerer<'a> {
             self.build_user_call(handle, &params, args, span)
         } else {
             let o = stdlib[chosen - user.len()];
+            if glsl {
+                let cg = match o.builtin.name() {
+                    "frac" => "; Cg spells it `frac`",
+                    "lerp" => "; Cg spells it `lerp`",
+                    "mod" => "; Cg's `fmod` truncates where `mod` floors",
+                    _ => "",
+                };
+                self.warn(
+                    codes::W_GLSL_BUILTIN,
+                    span,
+                    format!(
+                        "`{display}` is a GLSL function, not in Cg 3.1's standard library{cg}; NVIDIA's Cg \
+                         compiler accepted it, so it keeps its GLSL meaning"
+                    ),
+                );
+            }
             self.build_builtin_call(o, args, span)
         }
     }

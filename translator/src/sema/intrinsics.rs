@@ -118,6 +118,14 @@ pub fn is_stdlib(name: &str) -> bool {
     table().contains_key(name)
 }
 
+/// The overloads of `name` when it is one of the GLSL built-ins that NVIDIA's Cg compiler
+/// accepted although Cg 3.1's standard library does not declare them (see
+/// [`GLSL_ENTRIES`]), or `None`. Callers try these only when neither the program nor the
+/// Cg library declares `name`, and warn that a GLSL function was called.
+pub fn glsl_overloads(name: &str) -> Option<&'static [Overload]> {
+    glsl_table().get(name).map(Vec::as_slice)
+}
+
 /// One row of the table: forms of one builtin under one Cg name.
 struct Entry {
     name: &'static str,
@@ -282,23 +290,47 @@ static ENTRIES: &[Entry] = &[
     e("texRECTsize", B::TexRectSize, A, "int3(samplerRECT, int)"),
 ];
 
+/// GLSL built-ins called by real RetroArch Cg shaders (common-shaders: `fract` in 16
+/// files, `mod` in 13, `mix` in 4, `texelFetchOffset` in `lcd-grid-v2-nvidia.cg`) that
+/// Cg 3.1's standard library does not declare. NVIDIA's compiler, whose front end its
+/// GLSL compiler shared, accepted them; RetroArch's Cg runtime ran on it. Each keeps its
+/// GLSL meaning: `fract` is [`B::Frac`] (same definition), `mix` is [`B::Lerp`] (the
+/// writer already emits `mix` for `lerp`), `mod` floors ([`B::GlslMod`], unlike `fmod`),
+/// and `texelFetchOffset` is [`B::Tex2DFetchOffset`]. Only the GLSL shapes are listed
+/// (scalars and vectors; `mix` and `mod` with a scalar last operand).
+#[rustfmt::skip]
+static GLSL_ENTRIES: &[Entry] = &[
+    e("fract", B::Frac, A, "f sv: T(T)"),
+    e("mix", B::Lerp, A, "f sv: T(T,T,T); f v: T(T,T,E)"),
+    e("mod", B::GlslMod, A, "f sv: T(T,T); f v: T(T,E)"),
+    e("texelFetchOffset", B::Tex2DFetchOffset, A, "float4(sampler2D, int2, int, int2)"),
+];
+
 /// The expanded table, built on first use.
 fn table() -> &'static HashMap<&'static str, Vec<Overload>> {
     static TABLE: OnceLock<HashMap<&'static str, Vec<Overload>>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut map: HashMap<&'static str, Vec<Overload>> = HashMap::new();
-        for entry in ENTRIES {
-            let list = map.entry(entry.name).or_default();
-            for form in entry.forms.split(';') {
-                // The table is static and every row is expanded by the tests, so a
-                // malformed row is a bug found before any user input reaches this.
-                Form::parse(form)
-                    .and_then(|f| f.expand(entry, list))
-                    .unwrap_or_else(|err| panic!("intrinsics table, `{}` form `{form}`: {err}", entry.name));
-            }
+    TABLE.get_or_init(|| expand_entries(ENTRIES))
+}
+
+/// The expanded [`GLSL_ENTRIES`], built on first use.
+fn glsl_table() -> &'static HashMap<&'static str, Vec<Overload>> {
+    static TABLE: OnceLock<HashMap<&'static str, Vec<Overload>>> = OnceLock::new();
+    TABLE.get_or_init(|| expand_entries(GLSL_ENTRIES))
+}
+
+fn expand_entries(entries: &[Entry]) -> HashMap<&'static str, Vec<Overload>> {
+    let mut map: HashMap<&'static str, Vec<Overload>> = HashMap::new();
+    for entry in entries {
+        let list = map.entry(entry.name).or_default();
+        for form in entry.forms.split(';') {
+            // The tables are static and every row is expanded by the tests, so a
+            // malformed row is a bug found before any user input reaches this.
+            Form::parse(form)
+                .and_then(|f| f.expand(entry, list))
+                .unwrap_or_else(|err| panic!("intrinsics table, `{}` form `{form}`: {err}", entry.name));
         }
-        map
-    })
+    }
+    map
 }
 
 /// A size in a pattern: a literal or one of the variables `N`, `R`, `C`, `K`.
@@ -540,6 +572,13 @@ mod tests {
             assert_eq!(o.builtin.name(), name, "{:?} is filed under `{name}`", o.builtin);
             reached.insert(o.builtin);
         }
+        // The GLSL-only builtins are reachable through the GLSL names alone.
+        for (name, list) in glsl_table() {
+            assert!(!is_stdlib(name), "`{name}` is a Cg name too");
+            for o in list {
+                reached.insert(o.builtin);
+            }
+        }
         for b in Builtin::ALL {
             assert!(reached.contains(b), "{b:?} has no overload");
         }
@@ -647,6 +686,24 @@ mod tests {
             assert!(overloads(name).expect(name).iter().all(|o| o.stages == Stages::FRAGMENT), "{name}");
         }
         assert!(Stages::FRAGMENT.allows(Stage::Fragment) && !Stages::FRAGMENT.allows(Stage::Vertex));
+    }
+
+    #[test]
+    fn intrinsics_glsl_names() {
+        let glsl = |name: &str, args: &[&str]| -> Option<&'static Overload> {
+            let want: Vec<Type> = args.iter().map(|a| ty(a)).collect();
+            glsl_overloads(name)?.iter().find(|o| o.param_types == want)
+        };
+        assert_eq!(glsl("fract", &["float2"]).map(|o| o.builtin), Some(Builtin::Frac));
+        assert_eq!(glsl("mix", &["float3", "float3", "float"]).map(|o| o.builtin), Some(Builtin::Lerp));
+        assert_eq!(
+            glsl("mod", &["float3", "float"]).map(|o| (o.builtin, o.ret)),
+            Some((Builtin::GlslMod, ty("float3")))
+        );
+        assert!(glsl("mod", &["float3x3", "float3x3"]).is_none());
+        let fetch = glsl("texelFetchOffset", &["sampler2D", "int2", "int", "int2"]).expect("texelFetchOffset");
+        assert_eq!((fetch.builtin, fetch.ret), (Builtin::Tex2DFetchOffset, ty("float4")));
+        assert!(glsl_overloads("frac").is_none() && overloads("fract").is_none());
     }
 
     #[test]

@@ -260,6 +260,34 @@ fn stdlib_resolves_with_constants() {
 }
 
 #[test]
+fn glsl_builtins_nvidia_accepted_resolve_with_a_warning() {
+    let o = frag(
+        "float2 c = uv; float2 f = fract(c); float3 m = mix(float3(0), float3(1), 0.5); float2 r = mod(c, 3.0); \
+         float s = mod(c.x, c.y);",
+    );
+    let ir = o.clean();
+    assert!(ir.contains("(builtin frac:float2 (var local#0:float2))"), "{ir}");
+    assert!(ir.contains("(builtin lerp:float3"), "{ir}");
+    assert!(ir.contains("(builtin mod:float2 (var local#0:float2) (lit 3.0:float))"), "{ir}");
+    assert!(ir.contains("(builtin mod:float "), "{ir}");
+    assert_eq!(o.codes(), [codes::W_GLSL_BUILTIN; 4]);
+}
+
+#[test]
+fn glsl_builtins_yield_to_user_functions_and_cg_names() {
+    // A program's own `mod` wins and draws no warning; Cg names never warn.
+    let o = frag("float m = mod(uv.x, 2.0); float f = frac(uv.x);");
+    assert_eq!(o.codes(), [codes::W_GLSL_BUILTIN]);
+    let src = "float mod(float a, float b) { return a - b; }\n\
+               float4 main(float2 uv : TEXCOORD0) : COLOR { return mod(uv.x, 2.0); }";
+    let o = run(src, "main", "fp40");
+    assert!(o.clean().contains("(call "), "{}", o.ir);
+    assert!(o.codes().is_empty(), "{:?}", o.codes());
+    // GLSL names that NVIDIA's compiler did not take stay undeclared.
+    assert_eq!(frag("float f = inversesqrt(uv.x);").codes(), [codes::E_UNDECLARED]);
+}
+
+#[test]
 fn mul_forms() {
     let o = frag("float3x4 m = 1; float4 v = 1; float3 r = mul(m, v); float3 w = 1; float4 q = mul(w, m); float4x2 n = 1; float3x2 p = mul(m, n);");
     let ir = o.clean();
