@@ -76,6 +76,15 @@ pub const W_ODD_STAGE_PRAGMA: &str = "W0601";
 /// The file has no `#pragma stage vertex` or no `#pragma stage fragment`.
 pub const W_MISSING_STAGE: &str = "W0602";
 
+// ---- the filter chain (E07xx) ----
+/// The chain cannot be planned: no pass, or an empty input or viewport size.
+pub const E_CHAIN_PLAN: &str = "E0701";
+/// A pass reads a pass output, feedback, history or LUT that does not exist or is not
+/// drawn before it.
+pub const E_CHAIN_PASS_INDEX: &str = "E0702";
+/// A pass reads the feedback of the last pass, which draws straight to the viewport.
+pub const E_CHAIN_FINAL_FEEDBACK: &str = "E0703";
+
 // ---- CPU reference renderer (`E08xx`/`W08xx`) ----
 /// The module handed to the reference renderer has no entry point, or a pass lacks one
 /// of its two stages (sema failed on it).

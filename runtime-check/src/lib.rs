@@ -8,7 +8,11 @@
 //! - [`validate`]: RetroArch's loader rules (file format, glslang, slang interface) and
 //!   naga, on one emitted pass; findings are [`grammar::Diagnostic`]s with codes in
 //!   [`codes`] (`E06xx`).
+//! - [`plan`]: the chain schedule as pure data (sizes, formats, frame counters, what
+//!   every pass can read and how it is sampled), shared by the GPU chain and the CPU
+//!   reference renderer; its errors are `E07xx`.
 
 pub mod codes;
-pub mod validate;
+pub mod plan;
 pub mod reference;
+pub mod validate;
