@@ -261,3 +261,80 @@ fn loop_cap_is_a_diagnostic() {
     let err = render_pass(&prog, &PassInputs::single(source4(), SamplerState::default(), (2, 2))).err().expect("capped");
     assert_eq!(err[0].code, "E0804");
 }
+
+/// A 1x1 texture of one colour.
+fn solid(c: [f32; 4]) -> runtime_check::reference::BoundTexture {
+    bound(RgbaF32Image::filled(1, 1, c), SamplerState::default())
+}
+
+/// Pass 2 of a 3-pass chain: pass outputs 0 and 1 are solid red and green, ORIG blue,
+/// PREV1 (two frames back) grey, LUT "TAB" white, alias "first" on pass 0.
+fn pass2_inputs() -> PassInputs {
+    let mut inp = PassInputs::single(RgbaF32Image::filled(3, 2, [0.0, 0.0, 1.0, 1.0]), SamplerState::default(), (5, 4));
+    inp.pass = 2;
+    inp.pass_outputs = vec![solid([1.0, 0.0, 0.0, 1.0]), solid([0.0, 1.0, 0.0, 1.0])];
+    inp.source = inp.pass_outputs[1].clone();
+    inp.prev[1] = solid([0.5, 0.5, 0.5, 1.0]);
+    inp.aliases = vec!["first".into(), String::new(), String::new()];
+    inp.luts.push(("TAB".into(), solid([1.0; 4])));
+    inp.parameters.push(("GAIN".into(), 0.25));
+    inp.frame_count = 10;
+    inp.frame_count_mod = 4;
+    inp
+}
+
+fn names(body: &str, uniforms: &str) -> [f32; 4] {
+    let src = format!(
+        "struct input {{ float2 video_size; float2 texture_size; float2 output_size; float frame_count; float frame_direction; }};\n\
+         struct tex {{ float2 video_size; float2 texture_size; sampler2D texture; }};\n\
+         uniform float GAIN;\n\
+         void main_vertex(float4 position : POSITION, float2 t : TEXCOORD0, uniform float4x4 modelViewProj, out float4 oPosition : POSITION, out float2 oT : TEXCOORD0)\n\
+         {{ oPosition = mul(modelViewProj, position); oT = t; }}\n\
+         float4 main_fragment(float2 t : TEXCOORD0, uniform input IN{uniforms}) : COLOR {{ {body} }}\n"
+    );
+    render_with(&src, pass2_inputs()).pixels[0]
+}
+
+#[test]
+fn cg_runtime_sizes_counters_and_parameters() {
+    // IN.video_size = texture_size = the pass input (pass 1's output, 1x1 here).
+    assert_eq!(names("return float4(IN.video_size, IN.output_size);", ""), [1.0, 1.0, 5.0, 4.0]);
+    assert_eq!(names("return float4(IN.frame_count, IN.frame_direction, GAIN, IN.texture_size.x);", ""), [2.0, 1.0, 0.25, 1.0]);
+    assert_eq!(names("return float4(ORIG.video_size, ORIG.texture_size);", ", uniform tex ORIG"), [3.0, 2.0, 3.0, 2.0]);
+}
+
+#[test]
+fn cg_runtime_texture_roles() {
+    // PASS1 is the output of 0-based pass 0; PASS2 that of pass 1.
+    assert_eq!(names("return tex2D(PASS1.texture, t);", ", uniform tex PASS1"), [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(names("return tex2D(PASS2.texture, t);", ", uniform tex PASS2"), [0.0, 1.0, 0.0, 1.0]);
+    // PASSPREV1 in pass 2 is pass 1's output, PASSPREV2 pass 0's, PASSPREV3 is ORIG.
+    assert_eq!(names("return tex2D(PASSPREV2.texture, t);", ", uniform tex PASSPREV2"), [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(names("return tex2D(PASSPREV3.texture, t);", ", uniform tex PASSPREV3"), [0.0, 0.0, 1.0, 1.0]);
+    assert_eq!(names("return tex2D(ORIG.texture, t);", ", uniform tex ORIG"), [0.0, 0.0, 1.0, 1.0]);
+    // PREV1 is two frames back; FEEDBACK without feedback_pass is ORIG.
+    assert_eq!(names("return tex2D(PREV1.texture, t);", ", uniform tex PREV1"), [0.5, 0.5, 0.5, 1.0]);
+    assert_eq!(names("return tex2D(FEEDBACK.texture, t);", ", uniform tex FEEDBACK"), [0.0, 0.0, 1.0, 1.0]);
+    // Aliases, LUTs, TEXUNIT0 and the never-bound IN.texture read the pass input.
+    assert_eq!(names("return tex2D(first.texture, t);", ", uniform tex first"), [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(names("return tex2D(TAB, t);", ", uniform sampler2D TAB"), [1.0; 4]);
+    assert_eq!(names("return tex2D(s, t);", ", uniform sampler2D s : TEXUNIT0"), [0.0, 1.0, 0.0, 1.0]);
+}
+
+#[test]
+fn vertex_attributes_and_mvp_order() {
+    // mul(position, modelViewProj) (the wrong operand order) does not cover the target.
+    let wrong = format!(
+        "{}float4 main_fragment(float2 tex : TEXCOORD0) : COLOR {{ return float4(1, 1, 1, 1); }}\n",
+        HEADER.replace("mul(modelViewProj, position)", "mul(position, modelViewProj)")
+    );
+    let img = render_with(&wrong, PassInputs::single(source4(), SamplerState::default(), (4, 4)));
+    assert!(img.pixels.iter().any(|p| *p == [0.0; 4]));
+    // TEXCOORD1 spans 0..1 and COLOR0 is white.
+    let src = "void main_vertex(float4 position : POSITION, float2 lut : TEXCOORD1, float4 col : COLOR0, uniform float4x4 modelViewProj,\n\
+        out float4 oPosition : POSITION, out float2 oLut : TEXCOORD0, out float4 oCol : COLOR0) { oPosition = mul(modelViewProj, position); oLut = lut; oCol = col; }\n\
+        float4 main_fragment(float2 lut : TEXCOORD0, float4 col : COLOR0, float4 wpos : WPOS) : COLOR { return float4(lut, col.a, wpos.y); }\n";
+    let img = render_with(src, PassInputs::single(source4(), SamplerState::default(), (2, 2)));
+    assert_eq!(img.pixels[0], [0.25, 0.25, 1.0, 0.5]);
+    assert_eq!(img.pixels[2], [0.25, 0.75, 1.0, 1.5]);
+}

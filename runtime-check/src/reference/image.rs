@@ -75,7 +75,9 @@ pub enum StorageFormat {
     /// `R8G8B8A8_SRGB`: colour channels encoded to sRGB, quantised to 8 bits and decoded
     /// back when sampled (what the image keeps is the decoded value); alpha as UNORM.
     Srgb8,
-    /// A float target: values kept as they are.
+    /// A 16-bit float target (`R16G16B16A16_SFLOAT`): values rounded to binary16.
+    Float16,
+    /// A 32-bit float target: values kept as they are.
     Float32,
 }
 
@@ -84,6 +86,7 @@ impl StorageFormat {
     pub fn store(self, p: [f32; 4]) -> [f32; 4] {
         match self {
             StorageFormat::Float32 => p,
+            StorageFormat::Float16 => p.map(to_half),
             StorageFormat::Unorm8 => p.map(|c| unorm8(c) as f32 / 255.0),
             StorageFormat::Srgb8 => {
                 let c = |v: f32| srgb_decode(unorm8(srgb_encode(v)) as f32 / 255.0);
@@ -91,6 +94,21 @@ impl StorageFormat {
             }
         }
     }
+}
+
+/// Rounds to the nearest binary16 value (ties to even; overflow to infinity).
+pub fn to_half(v: f32) -> f32 {
+    if !v.is_finite() || v == 0.0 {
+        return v;
+    }
+    let a = v.abs();
+    if a >= 65520.0 {
+        return f32::INFINITY.copysign(v);
+    }
+    // Quantum: 2^(e - 10) for normals, 2^-24 for subnormals.
+    let e = a.log2().floor().max(-14.0);
+    let q = (e - 10.0).exp2();
+    ((a / q).round_ties_even() * q).copysign(v)
 }
 
 /// `round(saturate(v) * 255)`, NaN gives 0.

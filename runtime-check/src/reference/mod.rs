@@ -13,20 +13,25 @@
 //! - [`image`], [`sample`]: RGBA f32 images, storage formats, mip chains, sampling.
 //! - [`inputs`], [`bind`]: what the runtime handed a pass, and which name gets what.
 //! - [`pass`]: one pass (vertex quad, rasteriser, fragment quads).
+//! - [`driver`]: a whole `.cgp` over several frames, scheduled by [`crate::plan`].
+//! - [`png`]: PNG files.
 //! - [`source`]: a `.cg` text or file to both stage modules, as RetroArch compiled it.
 
 pub mod bind;
 pub mod compile;
+pub mod driver;
 pub mod image;
 pub mod inputs;
 pub mod machine;
 pub mod ops;
 pub mod pass;
+pub mod png;
 pub mod sample;
 pub mod source;
 
 pub use image::{MipChain, RgbaF32Image, StorageFormat};
 pub use inputs::{bound, PassInputs, RETROARCH_MVP};
+pub use driver::{render_preset, PresetRender};
 pub use pass::{render_pass, PassProgram, Rendered};
 pub use sample::{BoundTexture, SamplerState, WrapMode};
 pub use source::{analyze_cg, analyze_cg_str};

@@ -24,6 +24,8 @@ use translator::ir::{Module, Stage};
 pub struct PassProgram {
     vertex: Compiled,
     fragment: Compiled,
+    /// `#pragma parameter` ids and initial values, in source order.
+    pub parameters: Vec<(String, f32)>,
 }
 
 impl PassProgram {
@@ -32,7 +34,10 @@ impl PassProgram {
         let v = compile(vertex);
         let f = compile(fragment);
         match (v, f) {
-            (Ok(vertex), Ok(fragment)) => Ok(PassProgram { vertex, fragment }),
+            (Ok(vertex), Ok(fragment)) => {
+                let parameters = parameter_pragmas(&fragment_pragmas(vertex_pragmas(&vertex), &fragment.pragmas));
+                Ok(PassProgram { vertex, fragment, parameters })
+            }
             (v, f) => {
                 let mut d = Vec::new();
                 if let Err(e) = v {
@@ -50,10 +55,50 @@ impl PassProgram {
         }
     }
 
+    /// The dotted names of both stages' interfaces (`IN.video_size`, `PREV3.texture`).
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.vertex.leaves.iter().chain(&self.fragment.leaves).map(|l| l.path.as_str())
+    }
+
     /// Warnings found while compiling.
     pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
         self.vertex.warnings.iter().chain(&self.fragment.warnings)
     }
+}
+
+fn vertex_pragmas(m: &Compiled) -> &[String] {
+    &m.pragmas
+}
+
+fn fragment_pragmas<'a>(v: &'a [String], f: &'a [String]) -> Vec<&'a str> {
+    if f.is_empty() {
+        v.iter().map(String::as_str).collect()
+    } else {
+        f.iter().map(String::as_str).collect()
+    }
+}
+
+/// `#pragma parameter ID "description" initial min max [step]`: ids and initial values
+/// (a line RetroArch could not parse is skipped; the first of duplicates wins).
+pub fn parameter_pragmas(lines: &[&str]) -> Vec<(String, f32)> {
+    let mut out: Vec<(String, f32)> = Vec::new();
+    for line in lines {
+        let rest = line.trim_start().trim_start_matches('#').trim_start();
+        let Some(rest) = rest.strip_prefix("pragma") else { continue };
+        let Some(rest) = rest.trim_start().strip_prefix("parameter") else { continue };
+        let mut it = rest.trim_start().splitn(2, char::is_whitespace);
+        let (Some(id), Some(tail)) = (it.next(), it.next()) else { continue };
+        let tail = tail.trim_start();
+        let after = match tail.strip_prefix('"') {
+            Some(t) => t.split_once('"').map_or("", |(_, a)| a),
+            None => continue,
+        };
+        let Some(init) = after.split_whitespace().next().and_then(|x| x.parse::<f32>().ok()) else { continue };
+        if !out.iter().any(|(i, _)| i == id) {
+            out.push((id.to_owned(), init));
+        }
+    }
+    out
 }
 
 /// A rendered pass.

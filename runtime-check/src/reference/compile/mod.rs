@@ -62,6 +62,8 @@ pub struct Compiled {
     /// between invocations).
     pub written: Vec<usize>,
     pub warnings: Vec<Diagnostic>,
+    /// The module's `#pragma` lines, verbatim.
+    pub pragmas: Vec<String>,
 }
 
 impl Compiled {
@@ -106,7 +108,6 @@ pub(crate) struct Frame<'m> {
     pub params: Vec<Vec<usize>>,
     pub locals: Vec<Vec<usize>>,
     pub ret: Vec<usize>,
-    pub is_entry: bool,
 }
 
 pub(crate) struct Compiler<'m> {
@@ -120,7 +121,6 @@ pub(crate) struct Compiler<'m> {
     pub diags: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
     pub written: BTreeSet<usize>,
-    pub stage: ir::Stage,
 }
 
 impl<'m> Compiler<'m> {
@@ -178,8 +178,7 @@ impl<'m> Compiler<'m> {
         let params: Vec<Vec<usize>> = f.params.iter().map(|p| self.alloc(cells_of(module, p.ty))).collect();
         let locals: Vec<Vec<usize>> = f.locals.iter().map(|(_, l)| self.alloc(cells_of(module, l.ty))).collect();
         let ret = self.alloc(cells_of(module, f.ret));
-        let is_entry = module.entry_point.as_ref().is_some_and(|e| e.function == h);
-        let mut frame = Frame { exprs: &f.exprs, params: params.clone(), locals, ret: ret.clone(), is_entry };
+        let mut frame = Frame { exprs: &f.exprs, params: params.clone(), locals, ret: ret.clone() };
         let code = stmt::block(self, &mut frame, body);
         self.in_progress.pop();
         let body: Rc<dyn Fn(&mut Machine)> = match code {
@@ -272,7 +271,6 @@ pub fn compile(module: &Module) -> Result<Compiled, Vec<Diagnostic>> {
         diags: Vec::new(),
         warnings: Vec::new(),
         written: BTreeSet::new(),
-        stage: ep.stage,
     };
     for (_, g) in module.globals.iter() {
         let cells = c.alloc(cells_of(module, g.ty));
@@ -289,7 +287,7 @@ pub fn compile(module: &Module) -> Result<Compiled, Vec<Diagnostic>> {
     };
     // Global initialisers and parameter defaults, in the global expression arena.
     let mut gframe =
-        Frame { exprs: &module.global_exprs, params: Vec::new(), locals: Vec::new(), ret: Vec::new(), is_entry: false };
+        Frame { exprs: &module.global_exprs, params: Vec::new(), locals: Vec::new(), ret: Vec::new() };
     let mut setup = Vec::new();
     let mut per_invocation = Vec::new();
     for (i, (_, g)) in module.globals.iter().enumerate() {
@@ -346,5 +344,6 @@ pub fn compile(module: &Module) -> Result<Compiled, Vec<Diagnostic>> {
         leaves: out,
         written,
         warnings: c.warnings,
+        pragmas: module.pragmas.clone(),
     })
 }
