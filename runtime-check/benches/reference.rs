@@ -24,7 +24,9 @@ fn bench(c: &mut Criterion) {
         let state = SamplerState { linear: true, wrap: WrapMode::ClampToEdge, mipmap: false };
         let inputs = PassInputs::single(card.clone(), state, VIEWPORT);
         g.throughput(Throughput::Elements(u64::from(VIEWPORT.0 * VIEWPORT.1)));
-        g.bench_function("crt_aperture 256x192 (pixels)", |b| b.iter(|| black_box(render_pass(&prog, &inputs).is_ok())));
+        g.bench_function("crt_aperture 256x192 (pixels)", |b| {
+            b.iter(|| black_box(render_pass(&prog, &inputs).is_ok()))
+        });
     }
     let mut sources = SourceMap::new();
     if let (Some(preset), _) = translator::preset::load_cgp(&mut sources, &dir.join("crt-curve.cgp"), &RealFs) {

@@ -11,15 +11,15 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 fn main() {
-    let dir = std::env::args().nth(1).map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/retroarch"),
-        PathBuf::from,
-    );
+    let dir = std::env::args()
+        .nth(1)
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/retroarch"), PathBuf::from);
     let Ok(card) = load_png(&dir.join("images/testcard_64x48.png")) else {
         eprintln!("no test card in {}", dir.display());
         return;
     };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).map(|r| r.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(&dir).map(|r| r.flatten().map(|e| e.path()).collect()).unwrap_or_default();
     files.sort();
     let (mut ok, mut total, mut pixels) = (0, 0, 0u64);
     let start = Instant::now();
@@ -29,7 +29,11 @@ fn main() {
         let result = match ext {
             "cg" => analyze_cg(f, &[], &RealFs).and_then(|prog| {
                 let mut inputs = PassInputs::single(card.clone(), SamplerState::default(), (64, 48));
-                for (id, file) in [("RAMP", "luts/ramp_64x1.png"), ("GRADE", "luts/grade_256x16.png"), ("LUT", "luts/grade_256x16.png")] {
+                for (id, file) in [
+                    ("RAMP", "luts/ramp_64x1.png"),
+                    ("GRADE", "luts/grade_256x16.png"),
+                    ("LUT", "luts/grade_256x16.png"),
+                ] {
                     if let Ok(img) = load_png(&dir.join(file)) {
                         inputs.luts.push((id.into(), bound(img, SamplerState::default())));
                     }
@@ -42,7 +46,15 @@ fn main() {
                 match translator::preset::load_cgp(&mut sources, f, &RealFs) {
                     (Some(p), _) => {
                         let frames = [card.clone()];
-                        let job = PresetRender { preset: &p, fs: &RealFs, frames: &frames, viewport: (96, 72), frame_count: 3, parameters: &[], luts: None };
+                        let job = PresetRender {
+                            preset: &p,
+                            fs: &RealFs,
+                            frames: &frames,
+                            viewport: (96, 72),
+                            frame_count: 3,
+                            parameters: &[],
+                            luts: None,
+                        };
                         pixels += 3 * p.passes.len() as u64 * 96 * 72;
                         render_preset(&job).map(|_| ())
                     }

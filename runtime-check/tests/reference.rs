@@ -62,14 +62,26 @@ const PI: f32 = std::f32::consts::PI;
 #[test]
 fn trigonometry() {
     assert_px!("return float4(sin(0.5), cos(0.5), tan(0.5), 1);", [0.5f32.sin(), 0.5f32.cos(), 0.5f32.tan(), 1.0]);
-    assert_px!("return float4(asin(0.5), acos(0.5), atan(1.0), atan2(1.0, -1.0));", [PI / 6.0, PI / 3.0, PI / 4.0, 0.75 * PI]);
-    assert_px!("return float4(sinh(1.0), cosh(1.0), tanh(1.0), degrees(3.14159265));", [1f32.sinh(), 1f32.cosh(), 1f32.tanh(), 180.0]);
-    assert_px!("float s, c; sincos(0.25, s, c); return float4(s, c, radians(180.0), 1);", [0.25f32.sin(), 0.25f32.cos(), PI, 1.0]);
+    assert_px!(
+        "return float4(asin(0.5), acos(0.5), atan(1.0), atan2(1.0, -1.0));",
+        [PI / 6.0, PI / 3.0, PI / 4.0, 0.75 * PI]
+    );
+    assert_px!(
+        "return float4(sinh(1.0), cosh(1.0), tanh(1.0), degrees(3.14159265));",
+        [1f32.sinh(), 1f32.cosh(), 1f32.tanh(), 180.0]
+    );
+    assert_px!(
+        "float s, c; sincos(0.25, s, c); return float4(s, c, radians(180.0), 1);",
+        [0.25f32.sin(), 0.25f32.cos(), PI, 1.0]
+    );
 }
 
 #[test]
 fn exponentials_and_powers() {
-    assert_px!("return float4(exp(1.0), exp2(3.0), log(2.718281828), log2(8.0));", [std::f32::consts::E, 8.0, 1.0, 3.0]);
+    assert_px!(
+        "return float4(exp(1.0), exp2(3.0), log(2.718281828), log2(8.0));",
+        [std::f32::consts::E, 8.0, 1.0, 3.0]
+    );
     assert_px!("return float4(log10(100.0), pow(2.0, 10.0), sqrt(16.0), rsqrt(4.0));", [2.0, 1024.0, 4.0, 0.5]);
     // C99 pow: a negative base with an integral exponent is real.
     assert_px!("return float4(pow(-2.0, 3.0), pow(5.0, 0.0), ldexp(1.5, 2.0), 1);", [-8.0, 1.0, 6.0, 1.0]);
@@ -81,15 +93,30 @@ fn rounding_and_remainders() {
     // Cg fmod truncates: the sign follows x.
     assert_px!("return float4(fmod(-5.5, 2.0), fmod(5.5, -2.0), fmod(5.5, 2.0), frac(-0.25));", [-1.5, 1.5, 1.5, 0.75]);
     assert_px!("return float4(floor(-1.5), ceil(-1.5), trunc(-1.5), round(2.5));", [-2.0, -1.0, -1.0, 2.0]);
-    assert_px!("float i; float f = modf(-2.75, i); return float4(f, i, round(-0.5), round(3.5));", [-0.75, -2.0, 0.0, 4.0]);
-    assert_px!("return float4(abs(-2.0), sign(-3.0), sign(0.0), min(2.0, 3.0) + max(2.0, 3.0));", [2.0, -1.0, 0.0, 5.0]);
+    assert_px!(
+        "float i; float f = modf(-2.75, i); return float4(f, i, round(-0.5), round(3.5));",
+        [-0.75, -2.0, 0.0, 4.0]
+    );
+    assert_px!(
+        "return float4(abs(-2.0), sign(-3.0), sign(0.0), min(2.0, 3.0) + max(2.0, 3.0));",
+        [2.0, -1.0, 0.0, 5.0]
+    );
 }
 
 #[test]
 fn interpolation_family() {
-    assert_px!("return float4(lerp(2.0, 4.0, 0.25), saturate(-1.0), saturate(2.0), saturate(0.5));", [2.5, 0.0, 1.0, 0.5]);
-    assert_px!("return float4(step(0.5, 0.4), step(0.5, 0.5), smoothstep(0.0, 1.0, 0.5), smoothstep(0.0, 2.0, 0.5));", [0.0, 1.0, 0.5, 0.15625]);
-    assert_px!("return float4(clamp(float2(-1, 5), 0.0, 2.0), lerp(float2(0, 10), float2(1, 20), 0.5));", [0.0, 2.0, 0.5, 15.0]);
+    assert_px!(
+        "return float4(lerp(2.0, 4.0, 0.25), saturate(-1.0), saturate(2.0), saturate(0.5));",
+        [2.5, 0.0, 1.0, 0.5]
+    );
+    assert_px!(
+        "return float4(step(0.5, 0.4), step(0.5, 0.5), smoothstep(0.0, 1.0, 0.5), smoothstep(0.0, 2.0, 0.5));",
+        [0.0, 1.0, 0.5, 0.15625]
+    );
+    assert_px!(
+        "return float4(clamp(float2(-1, 5), 0.0, 2.0), lerp(float2(0, 10), float2(1, 20), 0.5));",
+        [0.0, 2.0, 0.5, 15.0]
+    );
 }
 
 #[test]
@@ -100,7 +127,10 @@ fn geometry() {
     // Straight through (eta = 1) and total internal reflection (zero vector).
     assert_px!("return float4(refract(float3(0, 0, -1), float3(0, 0, 1), 1.0), 1);", [0.0, 0.0, -1.0, 1.0]);
     assert_px!("return float4(refract(normalize(float3(1, 0, -0.1)), float3(0, 0, 1), 1.5), 1);", [0.0, 0.0, 0.0, 1.0]);
-    assert_px!("return float4(faceforward(float2(1, 2), float2(1, 0), float2(1, 0)), lit(0.5, 0.5, 2.0).yz);", [-1.0, -2.0, 0.5, 0.25]);
+    assert_px!(
+        "return float4(faceforward(float2(1, 2), float2(1, 0), float2(1, 0)), lit(0.5, 0.5, 2.0).yz);",
+        [-1.0, -2.0, 0.5, 0.25]
+    );
 }
 
 #[test]
@@ -115,9 +145,18 @@ fn matrices_in_all_three_mul_forms() {
     assert_px!(&format!("{ab} float2x2 C = mul(B, A); return float4(C[0], C[1]);"), [3.0, 4.0, 1.0, 2.0]);
     // `*` on matrices is component-wise.
     assert_px!(&format!("{ab} float2x2 C = A * B; return float4(C[0], C[1]);"), [0.0, 2.0, 3.0, 0.0]);
-    assert_px!(&format!("{ab} float2x2 T = transpose(A); return float4(T[0], determinant(A), T._m10);"), [1.0, 3.0, -2.0, 2.0]);
-    assert_px!("float3x3 M = float3x3(2, 0, 0, 0, 3, 0, 1, 0, 4); return float4(determinant(M), M[2].x, M._m21, M._m22);", [24.0, 1.0, 0.0, 4.0]);
-    assert_px!("float2x2 A = float2x2(4, 7, 2, 6); float2x2 I = inverse(A); return float4(I[0], I[1]);", [0.6, -0.7, -0.2, 0.4]);
+    assert_px!(
+        &format!("{ab} float2x2 T = transpose(A); return float4(T[0], determinant(A), T._m10);"),
+        [1.0, 3.0, -2.0, 2.0]
+    );
+    assert_px!(
+        "float3x3 M = float3x3(2, 0, 0, 0, 3, 0, 1, 0, 4); return float4(determinant(M), M[2].x, M._m21, M._m22);",
+        [24.0, 1.0, 0.0, 4.0]
+    );
+    assert_px!(
+        "float2x2 A = float2x2(4, 7, 2, 6); float2x2 I = inverse(A); return float4(I[0], I[1]);",
+        [0.6, -0.7, -0.2, 0.4]
+    );
 }
 
 #[test]
@@ -125,14 +164,20 @@ fn bool_vectors_and_comparisons() {
     assert_px!("bool2 b = float2(1, 2) < float2(2, 1); return float4(b, any(b), all(b));", [1.0, 0.0, 1.0, 0.0]);
     assert_px!("bool3 b = bool3(true, false, true); return float4(!b, all(b.xz));", [0.0, 1.0, 0.0, 1.0]);
     assert_px!("float2 v = float2(1, 5); return float4(v > 2.0 ? v : -v, (v == 1.0) && true);", [-1.0, 5.0, 1.0, 0.0]);
-    assert_px!("return float4(any(float3(0, 0, 0)), all(float2(1, 2)), isnan(sqrt(-1.0)), isinf(1.0 / 0.0));", [0.0, 1.0, 1.0, 1.0]);
+    assert_px!(
+        "return float4(any(float3(0, 0, 0)), all(float2(1, 2)), isnan(sqrt(-1.0)), isinf(1.0 / 0.0));",
+        [0.0, 1.0, 1.0, 1.0]
+    );
 }
 
 #[test]
 fn integer_arithmetic() {
     assert_px!("int a = -7; int b = 2; return float4(a / b, a % b, 7 / (b - 2), 7 % 3);", [-3.0, -1.0, 0.0, 1.0]);
     assert_px!("int a = 5; unsigned int u = 7; return float4(a << 2, a >> 1, a & 3, u / 2);", [20.0, 2.0, 1.0, 3.0]);
-    assert_px!("int i = int(-2.7); int j = int(2.7); int q = 7 / 2; return float4(i, j, q, 7.0 / 2);", [-2.0, 2.0, 3.0, 3.5]);
+    assert_px!(
+        "int i = int(-2.7); int j = int(2.7); int q = 7 / 2; return float4(i, j, q, 7.0 / 2);",
+        [-2.0, 2.0, 3.0, 3.5]
+    );
 }
 
 #[test]
@@ -145,7 +190,8 @@ fn control_flow() {
     let img = frag("if (tex.x < 0.5) return float4(1, 0, 0, 1); else return float4(0, 1, 0, 1);", (2, 1));
     assert_eq!(img.pixels, vec![[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0]]);
     // Divergent loop trip counts in one quad.
-    let img = frag("float s = 0; for (int i = 0; i < int(tex.x * 4.0); i++) s += 1; return float4(s, 0, 0, 1);", (4, 1));
+    let img =
+        frag("float s = 0; for (int i = 0; i < int(tex.x * 4.0); i++) s += 1; return float4(s, 0, 0, 1);", (4, 1));
     let r: Vec<f32> = img.pixels.iter().map(|p| p[0]).collect();
     assert_eq!(r, vec![0.0, 1.0, 2.0, 3.0]);
 }
@@ -168,7 +214,10 @@ fn swizzles_write_masks_and_arrays() {
     assert_px!("float a[3] = { 0.5, 1.5, 2.5 }; int i = int(tex.x * 0.0) + 2; a[i - 1] = 7; return float4(a[0], a[1], a[i], 1);", [0.5, 7.0, 2.5, 1.0]);
     // Out-of-range indices read 0 and drop writes.
     assert_px!("float a[2] = { 1, 2 }; int i = 5; a[i] = 9; return float4(a[0], a[1], a[i], 1);", [1.0, 2.0, 0.0, 1.0]);
-    assert_px!("float2x2 m = float2x2(1, 2, 3, 4); m[1] = float2(7, 8); m._m00 = 5; return float4(m[0], m[1]);", [5.0, 2.0, 7.0, 8.0]);
+    assert_px!(
+        "float2x2 m = float2x2(1, 2, 3, 4); m[1] = float2(7, 8); m._m00 = 5; return float4(m[0], m[1]);",
+        [5.0, 2.0, 7.0, 8.0]
+    );
 }
 
 #[test]
@@ -246,7 +295,8 @@ fn mipmapped_lookup_uses_the_derivatives() {
     // An 8x8 checkerboard rendered into 2x2: lod = log2(4) = 2 -> the 2x2 mip averages.
     let check = RgbaF32Image::from_fn(8, 8, |x, y| if (x + y) % 2 == 0 { [1.0; 4] } else { [0.0, 0.0, 0.0, 1.0] });
     let src = format!("{HEADER}float4 main_fragment(float2 tex : TEXCOORD0, uniform sampler2D s : TEXUNIT0) : COLOR {{ return float4(tex2D(s, tex).r, tex2Dlod(s, float4(tex, 0, 0)).r, tex2Dbias(s, float4(tex, 0, -2)).r, 1); }}\n");
-    let inputs = PassInputs::single(check, SamplerState { linear: false, wrap: WrapMode::ClampToEdge, mipmap: true }, (2, 2));
+    let inputs =
+        PassInputs::single(check, SamplerState { linear: false, wrap: WrapMode::ClampToEdge, mipmap: true }, (2, 2));
     let p = render_with(&src, inputs).pixels[0];
     // Level 2 of a checkerboard is 0.5 grey (quantised to 8 bits: 128/255); lod 0 reads a texel.
     assert!((p[0] - 128.0 / 255.0).abs() < 1e-6, "{p:?}");
@@ -258,7 +308,8 @@ fn mipmapped_lookup_uses_the_derivatives() {
 fn loop_cap_is_a_diagnostic() {
     let src = format!("{HEADER}float4 main_fragment(float2 tex : TEXCOORD0) : COLOR {{ float s = 0; while (tex.x < 2.0) s += 1; return float4(s, 0, 0, 1); }}\n");
     let prog = cg(&src).expect("compiles");
-    let err = render_pass(&prog, &PassInputs::single(source4(), SamplerState::default(), (2, 2))).err().expect("capped");
+    let err =
+        render_pass(&prog, &PassInputs::single(source4(), SamplerState::default(), (2, 2))).err().expect("capped");
     assert_eq!(err[0].code, "E0804");
 }
 
@@ -299,7 +350,10 @@ fn names(body: &str, uniforms: &str) -> [f32; 4] {
 fn cg_runtime_sizes_counters_and_parameters() {
     // IN.video_size = texture_size = the pass input (pass 1's output, 1x1 here).
     assert_eq!(names("return float4(IN.video_size, IN.output_size);", ""), [1.0, 1.0, 5.0, 4.0]);
-    assert_eq!(names("return float4(IN.frame_count, IN.frame_direction, GAIN, IN.texture_size.x);", ""), [2.0, 1.0, 0.25, 1.0]);
+    assert_eq!(
+        names("return float4(IN.frame_count, IN.frame_direction, GAIN, IN.texture_size.x);", ""),
+        [2.0, 1.0, 0.25, 1.0]
+    );
     assert_eq!(names("return float4(ORIG.video_size, ORIG.texture_size);", ", uniform tex ORIG"), [3.0, 2.0, 3.0, 2.0]);
 }
 
@@ -329,7 +383,7 @@ fn vertex_attributes_and_mvp_order() {
         HEADER.replace("mul(modelViewProj, position)", "mul(position, modelViewProj)")
     );
     let img = render_with(&wrong, PassInputs::single(source4(), SamplerState::default(), (4, 4)));
-    assert!(img.pixels.iter().any(|p| *p == [0.0; 4]));
+    assert!(img.pixels.contains(&[0.0; 4]));
     // TEXCOORD1 spans 0..1 and COLOR0 is white.
     let src = "void main_vertex(float4 position : POSITION, float2 lut : TEXCOORD1, float4 col : COLOR0, uniform float4x4 modelViewProj,\n\
         out float4 oPosition : POSITION, out float2 oLut : TEXCOORD0, out float4 oCol : COLOR0) { oPosition = mul(modelViewProj, position); oLut = lut; oCol = col; }\n\
@@ -337,4 +391,88 @@ fn vertex_attributes_and_mvp_order() {
     let img = render_with(src, PassInputs::single(source4(), SamplerState::default(), (2, 2)));
     assert_eq!(img.pixels[0], [0.25, 0.25, 1.0, 0.5]);
     assert_eq!(img.pixels[2], [0.25, 0.75, 1.0, 1.5]);
+}
+
+mod corpus {
+    use super::*;
+    use grammar::{RealFs, SourceMap};
+    use runtime_check::reference::png::load_png;
+    use runtime_check::reference::source::analyze_cg;
+    use runtime_check::reference::{render_preset, PresetRender};
+    use std::path::PathBuf;
+
+    fn dir() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/retroarch")
+    }
+
+    fn files(ext: &str) -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(dir())
+            .map(|r| r.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == ext)).collect())
+            .unwrap_or_default();
+        v.sort();
+        v
+    }
+
+    fn card() -> RgbaF32Image {
+        load_png(&dir().join("images/testcard_64x48.png")).expect("test card")
+    }
+
+    fn preset(name: &str, viewport: (u32, u32), frames: usize) -> RgbaF32Image {
+        let mut sources = SourceMap::new();
+        let (Some(p), d) = translator::preset::load_cgp(&mut sources, &dir().join(name), &RealFs) else {
+            panic!("{name}: {:?}", "cannot load");
+        };
+        let _ = d;
+        let input = [card()];
+        let job = PresetRender {
+            preset: &p,
+            fs: &RealFs,
+            frames: &input,
+            viewport,
+            frame_count: frames,
+            parameters: &[],
+            luts: None,
+        };
+        render_preset(&job).unwrap_or_else(|d| panic!("{name}: {d:#?}"))
+    }
+
+    /// Every corpus `.cg` renders as a lone pass without an error diagnostic (no IR
+    /// construct is left that the interpreter cannot run).
+    #[test]
+    fn every_corpus_shader_renders() {
+        let cgs = files("cg");
+        assert!(cgs.len() >= 50, "corpus has {} .cg files", cgs.len());
+        let mut failures = Vec::new();
+        let small = RgbaF32Image::from_fn(16, 12, |x, y| [x as f32 / 16.0, y as f32 / 12.0, 0.5, 1.0]);
+        for f in &cgs {
+            let result = analyze_cg(f, &[], &RealFs).and_then(|prog| {
+                let mut inputs = PassInputs::single(small.clone(), SamplerState::default(), (16, 12));
+                for id in ["RAMP", "GRADE", "LUT"] {
+                    inputs.luts.push((id.into(), bound(small.clone(), SamplerState::default())));
+                }
+                render_pass(&prog, &inputs).map(|_| ())
+            });
+            if let Err(d) = result {
+                failures.push(format!("{}: {} {}", f.display(), d[0].code, d[0].message));
+            }
+        }
+        assert!(failures.is_empty(), "{failures:#?}");
+    }
+
+    /// Every corpus `.cgp` renders through the multi-pass driver (2 frames).
+    #[test]
+    fn every_corpus_preset_renders() {
+        for f in files("cgp") {
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("").to_owned();
+            let img = preset(&name, (24, 18), 2);
+            assert_eq!((img.width, img.height), (24, 18), "{name}");
+        }
+    }
+
+    /// The stock preset is a pass-through: same size in and out gives the input back.
+    #[test]
+    fn stock_preset_is_identity() {
+        let img = preset("stock.cgp", (64, 48), 1);
+        assert_eq!(img.pixels, card().pixels);
+    }
 }

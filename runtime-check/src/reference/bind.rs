@@ -202,7 +202,11 @@ pub fn bind(leaf: &Leaf, stage: Stage, inp: &PassInputs) -> Binding {
             if let Some(b) = by_name(&leaf.path, inp, true) {
                 return b;
             }
-            return if s.index.unwrap_or(0) == 0 { Binding::Sampler(inp.source.clone()) } else { Binding::UnboundSampler };
+            return if s.index.unwrap_or(0) == 0 {
+                Binding::Sampler(inp.source.clone())
+            } else {
+                Binding::UnboundSampler
+            };
         }
         if varying_in || !is_sampler {
             let b = match stage {

@@ -111,7 +111,10 @@ pub fn render_preset(job: &PresetRender) -> Result<RgbaF32Image, Vec<Diagnostic>
     let mut programs = Vec::with_capacity(n);
     for p in &preset.passes {
         let prog = analyze_cg(&p.shader_resolved, &aliases, job.fs).map_err(|mut d| {
-            d.insert(0, Diagnostic::error(codes::E_REF_COMPILE, format!("cannot compile {}", p.shader_resolved.display())));
+            d.insert(
+                0,
+                Diagnostic::error(codes::E_REF_COMPILE, format!("cannot compile {}", p.shader_resolved.display())),
+            );
             d
         })?;
         programs.push(prog);
@@ -163,8 +166,15 @@ pub fn render_preset(job: &PresetRender) -> Result<RgbaF32Image, Vec<Diagnostic>
     let mut last = None;
     for f in 0..job.frame_count {
         let input = &job.frames[f % job.frames.len()];
-        let previous_inputs: Vec<Size> = (1..=f.min(8)).map(|k| size(&job.frames[(f - k) % job.frames.len()])).collect();
-        let frame = Frame { index: f as u64, direction: 1, input: size(input), previous_inputs, viewport: Size::new(job.viewport.0, job.viewport.1) };
+        let previous_inputs: Vec<Size> =
+            (1..=f.min(8)).map(|k| size(&job.frames[(f - k) % job.frames.len()])).collect();
+        let frame = Frame {
+            index: f as u64,
+            direction: 1,
+            input: size(input),
+            previous_inputs,
+            viewport: Size::new(job.viewport.0, job.viewport.1),
+        };
         let chain = plan::plan(&spec, &frame).map_err(|e| e.iter().map(|x| x.diagnostic()).collect::<Vec<_>>())?;
         let original = Arc::new(MipChain::single(input.clone()));
         let mut outputs: Vec<Arc<MipChain>> = Vec::with_capacity(n);
@@ -220,7 +230,11 @@ pub fn render_preset(job: &PresetRender) -> Result<RgbaF32Image, Vec<Diagnostic>
         let mut result = outputs.last().and_then(|o| o.base().cloned()).ok_or_else(|| err("the chain has no pass"))?;
         if let Some(st) = &chain.stretch {
             let src = outputs.last().cloned().ok_or_else(|| err("the chain has no pass"))?;
-            let mut inputs = PassInputs::single(RgbaF32Image::transparent(1, 1), state(st.input.sampling), (st.output_size.width, st.output_size.height));
+            let mut inputs = PassInputs::single(
+                RgbaF32Image::transparent(1, 1),
+                state(st.input.sampling),
+                (st.output_size.width, st.output_size.height),
+            );
             inputs.source = texture(&src, st.input.sampling);
             inputs.orig = texture(&original, Sampling::DEFAULT);
             inputs.flipped = true;

@@ -13,7 +13,8 @@ use std::sync::Arc;
 /// The MVP RetroArch's Cg runtime set (`cgGLSetMatrixParameterfc` of the ortho projection
 /// of `[0, 1]^2` with near -1, far 1), in Cg's row-major meaning: `mul(M, v)` maps the
 /// quad vertex `v` to clip space.
-pub const RETROARCH_MVP: [f32; 16] = [2.0, 0.0, 0.0, -1.0, 0.0, 2.0, 0.0, -1.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+pub const RETROARCH_MVP: [f32; 16] =
+    [2.0, 0.0, 0.0, -1.0, 0.0, 2.0, 0.0, -1.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
 
 /// A texture with the sampler state the runtime bound it with.
 pub fn bound(image: RgbaF32Image, state: SamplerState) -> BoundTexture {

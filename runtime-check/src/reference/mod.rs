@@ -29,9 +29,9 @@ pub mod png;
 pub mod sample;
 pub mod source;
 
+pub use driver::{render_preset, PresetRender};
 pub use image::{MipChain, RgbaF32Image, StorageFormat};
 pub use inputs::{bound, PassInputs, RETROARCH_MVP};
-pub use driver::{render_preset, PresetRender};
 pub use pass::{render_pass, PassProgram, Rendered};
 pub use sample::{BoundTexture, SamplerState, WrapMode};
 pub use source::{analyze_cg, analyze_cg_str};

@@ -57,7 +57,7 @@ pub fn rounder(k: Kind) -> fn(f64) -> f64 {
 #[inline]
 pub fn as_i32(x: f64) -> i32 {
     // Canonical integer cells are exact; a float input truncates and saturates (`as`).
-    if x >= -2147483648.0 && x <= 4294967295.0 {
+    if (-2147483648.0..=4294967295.0).contains(&x) {
         (x as i64) as i32
     } else {
         x as i32
@@ -66,7 +66,7 @@ pub fn as_i32(x: f64) -> i32 {
 
 #[inline]
 pub fn as_u32(x: f64) -> u32 {
-    if x >= -2147483648.0 && x <= 4294967295.0 {
+    if (-2147483648.0..=4294967295.0).contains(&x) {
         (x as i64) as u32
     } else {
         x as u32
@@ -109,8 +109,6 @@ pub fn unary(op: UnaryOp, k: Kind) -> fn(f64) -> f64 {
 pub fn binary(op: BinaryOp, k: Kind) -> Option<fn(f64, f64) -> f64> {
     use BinaryOp as O;
     use Kind as K;
-    let b = |c: bool| f64::from(u8::from(c));
-    let _ = b;
     Some(match (op, k) {
         (O::Eq, _) => |a, b| f64::from(u8::from(a == b)),
         (O::Ne, _) => |a, b| f64::from(u8::from(a != b)),

@@ -153,7 +153,10 @@ fn prepare(c: &Compiled, stage: Stage, inp: &PassInputs, warnings: &mut Vec<Diag
                     warnings,
                     Diagnostic::warning(
                         codes::W_REF_UNBOUND_SAMPLER,
-                        format!("sampler `{}` is bound to nothing by the Cg runtime; it reads texture unit 0", leaf.path),
+                        format!(
+                            "sampler `{}` is bound to nothing by the Cg runtime; it reads texture unit 0",
+                            leaf.path
+                        ),
                     ),
                 );
             }
@@ -234,7 +237,8 @@ fn run_vertices(c: &Compiled, inp: &PassInputs, warnings: &mut Vec<Diagnostic>) 
     if plan.position.is_empty() {
         return Err(vec![Diagnostic::error(codes::E_REF_INPUT, "the vertex program writes no POSITION")]);
     }
-    let varyings = plan.varyings_out.iter().map(|(cells, k)| (k.clone(), cells.iter().map(|&a| m.get(a)).collect())).collect();
+    let varyings =
+        plan.varyings_out.iter().map(|(cells, k)| (k.clone(), cells.iter().map(|&a| m.get(a)).collect())).collect();
     Ok(Vertices { clip, varyings })
 }
 

@@ -17,6 +17,7 @@ pub fn load_png(path: &Path) -> Result<RgbaF32Image, Diagnostic> {
 /// Writes an image as an 8-bit RGBA PNG (quantised as a UNORM target would be).
 pub fn save_png(image: &RgbaF32Image, path: &Path) -> Result<(), Diagnostic> {
     let err = |e: String| Diagnostic::error(codes::E_REF_IMAGE, format!("cannot write {}: {e}", path.display()));
-    let buf = image::RgbaImage::from_raw(image.width, image.height, image.to_rgba8()).ok_or_else(|| err("bad size".into()))?;
+    let buf = image::RgbaImage::from_raw(image.width, image.height, image.to_rgba8())
+        .ok_or_else(|| err("bad size".into()))?;
     buf.save(path).map_err(|e| err(e.to_string()))
 }

@@ -28,7 +28,12 @@ fn finish(analysis: Analysis) -> Result<PassProgram, Vec<Diagnostic>> {
 }
 
 /// Compiles Cg text held in memory (includes resolve against `fs`).
-pub fn analyze_cg_str(name: &str, text: &str, aliases: &[String], fs: &dyn FileSystem) -> Result<PassProgram, Vec<Diagnostic>> {
+pub fn analyze_cg_str(
+    name: &str,
+    text: &str,
+    aliases: &[String],
+    fs: &dyn FileSystem,
+) -> Result<PassProgram, Vec<Diagnostic>> {
     let mut sources = SourceMap::new();
     let parsed = grammar::parse_str(&mut sources, name, text, &options(aliases), fs);
     finish(analyze_pass(&sources, &parsed, &TranslateOptions::default()))

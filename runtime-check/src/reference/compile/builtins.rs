@@ -86,10 +86,18 @@ fn det_r(r: fn(f64) -> f64, m: &[f64], n: usize) -> f64 {
         _ => {
             let mut acc = 0.0;
             for j in 0..n {
-                let minor: Vec<f64> =
-                    (1..n).flat_map(|i| (0..n).filter(move |&k| k != j).map(move |k| (i, k))).map(|(i, k)| m[i * n + k]).collect();
+                let minor: Vec<f64> = (1..n)
+                    .flat_map(|i| (0..n).filter(move |&k| k != j).map(move |k| (i, k)))
+                    .map(|(i, k)| m[i * n + k])
+                    .collect();
                 let term = r(m[j] * det_r(r, &minor, n - 1));
-                acc = if j == 0 { term } else if j % 2 == 1 { r(acc - term) } else { r(acc + term) };
+                acc = if j == 0 {
+                    term
+                } else if j % 2 == 1 {
+                    r(acc - term)
+                } else {
+                    r(acc + term)
+                };
             }
             acc
         }
@@ -185,7 +193,14 @@ fn out_args(b: B) -> &'static [usize] {
     }
 }
 
-pub(crate) fn compile(c: &mut Compiler, f: &mut Frame, b: B, args: &[Handle<Expr>], ty: Type, span: Span) -> super::expr::Val {
+pub(crate) fn compile(
+    c: &mut Compiler,
+    f: &mut Frame,
+    b: B,
+    args: &[Handle<Expr>],
+    ty: Type,
+    span: Span,
+) -> super::expr::Val {
     let outs = out_args(b);
     let mut codes: Vec<Code> = Vec::new();
     let mut locs: Vec<Vec<usize>> = Vec::new();
@@ -260,13 +275,18 @@ pub(crate) fn compile(c: &mut Compiler, f: &mut Frame, b: B, args: &[Handle<Expr
             let ip = locs.get(1).cloned().unwrap_or_default();
             let a = vec![locs.first().cloned().unwrap_or_default()];
             let c1 = cw(&a, &ip, z, |a| if a[0].is_infinite() { a[0] } else { a[0].trunc() });
-            let c2 = cw(&a, &dst, z, move |a| {
-                if a[0].is_infinite() {
-                    0.0f64.copysign(a[0])
-                } else {
-                    r(a[0] - a[0].trunc())
-                }
-            });
+            let c2 = cw(
+                &a,
+                &dst,
+                z,
+                move |a| {
+                    if a[0].is_infinite() {
+                        0.0f64.copysign(a[0])
+                    } else {
+                        r(a[0] - a[0].trunc())
+                    }
+                },
+            );
             chain(vec![c1, c2])
         }
         B::Frexp => {
@@ -399,8 +419,7 @@ pub(crate) fn compile(c: &mut Compiler, f: &mut Frame, b: B, args: &[Handle<Expr
             let signed = b == B::Pack4Byte;
             Some(lanewise(&locs, &dst, move |a, o| {
                 let mut bits = 0u32;
-                for i in 0..4 {
-                    let x = a[0][i];
+                for (i, &x) in a[0].iter().enumerate().take(4) {
                     let v = if signed {
                         round_away(x.clamp(-128.0 / 127.0, 1.0) * 127.0 + 128.0)
                     } else {
@@ -544,8 +563,12 @@ pub(crate) fn compile(c: &mut Compiler, f: &mut Frame, b: B, args: &[Handle<Expr
                 }
             }))
         }
-        B::Any => Some(lanewise(&locs, &dst, move |a, o| o[0] = f64::from(u8::from(a[0][..a0n].iter().any(|&x| x != 0.0))))),
-        B::All => Some(lanewise(&locs, &dst, move |a, o| o[0] = f64::from(u8::from(a[0][..a0n].iter().all(|&x| x != 0.0))))),
+        B::Any => {
+            Some(lanewise(&locs, &dst, move |a, o| o[0] = f64::from(u8::from(a[0][..a0n].iter().any(|&x| x != 0.0)))))
+        }
+        B::All => {
+            Some(lanewise(&locs, &dst, move |a, o| o[0] = f64::from(u8::from(a[0][..a0n].iter().all(|&x| x != 0.0)))))
+        }
         B::Ddx | B::Ddy | B::Fwidth => Some(derivative(b, locs.first().cloned().unwrap_or_default(), dst.clone(), r)),
         B::Clip => {
             let a = locs.first().cloned().unwrap_or_default();

@@ -221,9 +221,9 @@ fn field_range(c: &Compiler, t: Type, field: u32) -> Option<(usize, usize)> {
 /// Positions selected by a truncation from `from` to `to`.
 fn truncation(from: Type, to: Type) -> Vec<usize> {
     match (from, to) {
-        (Type::Matrix { cols: fc, .. }, Type::Matrix { rows, cols, .. }) => (0..rows as usize)
-            .flat_map(|r| (0..cols as usize).map(move |col| r * fc as usize + col))
-            .collect(),
+        (Type::Matrix { cols: fc, .. }, Type::Matrix { rows, cols, .. }) => {
+            (0..rows as usize).flat_map(|r| (0..cols as usize).map(move |col| r * fc as usize + col)).collect()
+        }
         (_, t) => (0..t.components().unwrap_or(1) as usize).collect(),
     }
 }
@@ -262,9 +262,7 @@ pub(crate) fn place(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> (Option
             let icell = index_cell(c, f, *index, &iv);
             let code = chain(bcode.into_iter().chain(iv.code).chain(icell.1).collect());
             let p = match p {
-                Place::Static(root) => {
-                    Place::Dynamic(Rc::new((root, vec![Step::Index { index: icell.0, elem, len }])))
-                }
+                Place::Static(root) => Place::Dynamic(Rc::new((root, vec![Step::Index { index: icell.0, elem, len }]))),
                 Place::Dynamic(d) => {
                     let (root, mut steps) = (*d).clone();
                     steps.push(Step::Index { index: icell.0, elem, len });
@@ -428,8 +426,10 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
             };
             let b = value(c, f, base);
             let z = c.constant(0.0);
-            let loc =
-                elements.iter().map(|&(r, k)| b.loc.get(r as usize * cols + k as usize).copied().unwrap_or(z)).collect();
+            let loc = elements
+                .iter()
+                .map(|&(r, k)| b.loc.get(r as usize * cols + k as usize).copied().unwrap_or(z))
+                .collect();
             Val { code: b.code, loc }
         }
         ExprKind::Unary { op, operand } => {
@@ -440,13 +440,11 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
             Val { code: chain(a.code.into_iter().chain([code]).collect()), loc: dst }
         }
         ExprKind::Binary { op, lhs, rhs } => {
-            let lk = kind_of(ty_of(f, lhs));
-            let rk = kind_of(ty_of(f, rhs));
+            // Shifts keep the right operand's own integer type; the left decides.
+            let k = kind_of(ty_of(f, lhs));
             let a = value(c, f, lhs);
             let b = value(c, f, rhs);
             let dst = c.alloc(n);
-            let k = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) { lk } else { lk };
-            let _ = rk;
             let Some(func) = ops::binary(op, k) else {
                 c.unsupported(format!("operator `{}` on `{}`", op.symbol(), ty_of(f, lhs)), span);
                 return Val { code: None, loc: dst };

@@ -83,13 +83,12 @@ pub fn cells_of(module: &Module, ty: Type) -> usize {
         Type::Scalar(_) | Type::Sampler(_) => 1,
         Type::Vector(_, n) => n as usize,
         Type::Matrix { rows, cols, .. } => rows as usize * cols as usize,
-        Type::Struct(id) => module
-            .structs
-            .get(id.0 as usize)
-            .map_or(0, |s| s.fields.iter().map(|f| cells_of(module, f.ty)).sum()),
-        Type::Array(id) => module.arrays.get(id.0 as usize).map_or(0, |a| {
-            a.len.unwrap_or(0) as usize * cells_of(module, a.elem)
-        }),
+        Type::Struct(id) => {
+            module.structs.get(id.0 as usize).map_or(0, |s| s.fields.iter().map(|f| cells_of(module, f.ty)).sum())
+        }
+        Type::Array(id) => {
+            module.arrays.get(id.0 as usize).map_or(0, |a| a.len.unwrap_or(0) as usize * cells_of(module, a.elem))
+        }
         Type::Void | Type::String | Type::Interface(_) => 0,
     }
 }
@@ -167,11 +166,7 @@ impl<'m> Compiler<'m> {
             return None;
         }
         let Some(body) = &f.body else {
-            self.error(
-                codes::E_REF_UNDEFINED_FUNCTION,
-                format!("`{}` is declared but never defined", f.name),
-                span,
-            );
+            self.error(codes::E_REF_UNDEFINED_FUNCTION, format!("`{}` is declared but never defined", f.name), span);
             return None;
         };
         self.in_progress.push(h.index());
@@ -286,8 +281,7 @@ pub fn compile(module: &Module) -> Result<Compiled, Vec<Diagnostic>> {
         return Err(c.diags);
     };
     // Global initialisers and parameter defaults, in the global expression arena.
-    let mut gframe =
-        Frame { exprs: &module.global_exprs, params: Vec::new(), locals: Vec::new(), ret: Vec::new() };
+    let mut gframe = Frame { exprs: &module.global_exprs, params: Vec::new(), locals: Vec::new(), ret: Vec::new() };
     let mut setup = Vec::new();
     let mut per_invocation = Vec::new();
     for (i, (_, g)) in module.globals.iter().enumerate() {

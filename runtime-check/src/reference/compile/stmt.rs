@@ -34,7 +34,11 @@ pub(crate) fn block(c: &mut Compiler, f: &mut Frame, b: &Block) -> Option<Code> 
     }
 }
 
-fn cond_cell(c: &mut Compiler, f: &mut Frame, e: translator::ir::Handle<translator::ir::Expr>) -> (Option<Code>, usize) {
+fn cond_cell(
+    c: &mut Compiler,
+    f: &mut Frame,
+    e: translator::ir::Handle<translator::ir::Expr>,
+) -> (Option<Code>, usize) {
     let v = value(c, f, e);
     let cell = v.loc.first().copied().unwrap_or_else(|| c.constant(0.0));
     (v.code, cell)

@@ -83,7 +83,14 @@ fn spec(b: B) -> Option<Spec> {
     }
 }
 
-pub(crate) fn compile(c: &mut Compiler, b: B, locs: &[Vec<usize>], _tys: &[Type], dst: &[usize], span: Span) -> Option<Code> {
+pub(crate) fn compile(
+    c: &mut Compiler,
+    b: B,
+    locs: &[Vec<usize>],
+    _tys: &[Type],
+    dst: &[usize],
+    span: Span,
+) -> Option<Code> {
     let Some(spec) = spec(b) else {
         c.unsupported(format!("`{}` (RetroArch binds no cube maps)", b.name()), span);
         return None;
