@@ -476,3 +476,14 @@ mod corpus {
         assert_eq!(img.pixels, card().pixels);
     }
 }
+
+/// The on-screen pass (flipped vertices in a y-up window): the picture keeps its
+/// orientation, but `ddy` and `WPOS.y` count from the bottom of the screen.
+#[test]
+fn on_screen_pass_flips_ddy_and_wpos() {
+    let src = format!("{HEADER}float4 main_fragment(float2 tex : TEXCOORD0, float4 wpos : WPOS) : COLOR {{ return float4(tex.y, ddy(tex.y), wpos.y, 1); }}\n");
+    let mut inputs = PassInputs::single(source4(), SamplerState::default(), (4, 4));
+    inputs.flipped = true;
+    let img = render_with(&src, inputs);
+    assert!(close(img.pixels[0], [0.125, -0.25, 3.5, 1.0]), "{:?}", img.pixels[0]);
+}

@@ -227,7 +227,7 @@ pub(crate) fn compile(
     let arg_kind = tys.first().and_then(|t| t.scalar()).map_or(Kind::F, kind);
     let r = rounder(arg_kind);
     let z = c.constant(0.0);
-    let a0n = locs.first().map_or(0, Vec::len);
+    let a0n = locs.first().map_or(0, Vec::len).min(16);
     let shape = |t: Option<&Type>| match t {
         Some(Type::Matrix { rows, cols, .. }) => (*rows as usize, *cols as usize),
         Some(t) => (1, t.components().unwrap_or(1) as usize),

@@ -142,6 +142,8 @@ pub(crate) fn compile(
             } else {
                 let size = tex.texture.size();
                 let lod = match spec.lod {
+                    // RECT textures have one level: their bias and lod have no effect.
+                    Lod::Level if spec.dim == Dim::Rect => 0.0,
                     Lod::Level => cc[3][l],
                     Lod::Grad => {
                         let g = grads.map(|a| m.get(a)[l]);
