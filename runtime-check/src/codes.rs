@@ -97,3 +97,29 @@ pub const E_CHAIN_IMAGE: &str = "E0707";
 pub const E_CHAIN_SHADER: &str = "E0708";
 /// A preset cannot be loaded for rendering, or a parameter value is malformed.
 pub const E_CHAIN_PRESET: &str = "E0709";
+
+// ---- CPU reference renderer (`E08xx`/`W08xx`) ----
+/// The module handed to the reference renderer has no entry point, or a pass lacks one
+/// of its two stages (sema failed on it).
+pub const E_REF_NO_ENTRY: &str = "E0801";
+/// An IR construct the reference interpreter cannot run (named in the message).
+pub const E_REF_UNSUPPORTED: &str = "E0802";
+/// A user function calls itself, directly or through others (Cg forbids recursion).
+pub const E_REF_RECURSION: &str = "E0803";
+/// A loop ran more iterations than the interpreter's cap (a hang on the GPU too).
+pub const E_REF_LOOP_CAP: &str = "E0804";
+/// A call to a function that was declared but never defined.
+pub const E_REF_UNDEFINED_FUNCTION: &str = "E0805";
+/// The pass inputs do not fit the program (a texture role the caller did not provide,
+/// a zero-sized image, a preset the driver cannot schedule).
+pub const E_REF_INPUT: &str = "E0806";
+/// Reading an image or a LUT failed.
+pub const E_REF_IMAGE: &str = "E0807";
+/// Compiling or analysing a pass of a preset failed (parse or sema errors).
+pub const E_REF_COMPILE: &str = "E0808";
+/// A uniform the Cg runtime never set: it keeps its initialiser, or 0.
+pub const W_REF_UNBOUND_UNIFORM: &str = "W0801";
+/// A sampler the Cg runtime never bound by name: it reads texture unit 0 (the pass input).
+pub const W_REF_UNBOUND_SAMPLER: &str = "W0802";
+/// A fragment input no vertex output feeds: it reads 0.
+pub const W_REF_UNFED_VARYING: &str = "W0803";

@@ -3,6 +3,8 @@
 //!
 //! **Invariant:** this is the only crate that touches naga, glslang, wgpu and PNG files.
 //!
+//! - [`reference`]: the CPU reference renderer of the Cg original (typed IR before
+//!   porting, Cg runtime emulated; codes `E08xx`).
 //! - [`validate`]: RetroArch's loader rules (file format, glslang, slang interface) and
 //!   naga, on one emitted pass; findings are [`grammar::Diagnostic`]s with codes in
 //!   [`codes`] (`E06xx`).
@@ -15,4 +17,5 @@
 pub mod chain;
 pub mod codes;
 pub mod plan;
+pub mod reference;
 pub mod validate;

@@ -1,0 +1,640 @@
+//! The Cg standard library, one closure per [`Builtin`], computing exactly what
+//! `translator::ir::builtin` documents for each variant (reference implementations of
+//! the Cg pages, left-to-right evaluation, every `+ - * /` rounded to the argument's
+//! precision). Texture lookups are in [`super::texture`].
+//!
+//! Arguments arrive with the overload's parameter types; a scalar argument where the
+//! result has several components (the scalar-bound `clamp`, scalar-weight `lerp`)
+//! applies to every component. Never panics; variants it cannot run give `E0802`.
+
+use super::expr::{place, value, write_code, Place};
+use super::{chain, texture, Compiler, Frame};
+use crate::reference::machine::{Code, LaneShape, Machine};
+use crate::reference::ops::{self, as_i32, as_u32, kind, rounder, Kind};
+use grammar::Span;
+use translator::ir::{Builtin as B, Expr, Handle, Type};
+
+/// Per-component over up to four arguments (a one-component argument is broadcast).
+pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + 'static>(args: &[Vec<usize>], dst: &[usize], zero: usize, f: F) -> Code {
+    let idx: Vec<(usize, [usize; 4])> = (0..dst.len())
+        .map(|i| {
+            let mut a = [zero; 4];
+            for (k, arg) in args.iter().take(4).enumerate() {
+                a[k] = arg.get(i).or(arg.first()).copied().unwrap_or(zero);
+            }
+            (dst[i], a)
+        })
+        .collect();
+    Box::new(move |m: &mut Machine| {
+        for &(d, a) in &idx {
+            let cells = [m.get(a[0]), m.get(a[1]), m.get(a[2]), m.get(a[3])];
+            let mut o = [0.0; 4];
+            for (l, ol) in o.iter_mut().enumerate() {
+                *ol = f([cells[0][l], cells[1][l], cells[2][l], cells[3][l]]);
+            }
+            m.set(d, o);
+        }
+    })
+}
+
+/// Up to 16 components per argument and per result, one lane at a time.
+type LaneBuf = [[f64; 16]; 4];
+
+pub(crate) fn lanewise<F: Fn(&LaneBuf, &mut [f64; 16]) + 'static>(args: &[Vec<usize>], dst: &[usize], f: F) -> Code {
+    let args: Vec<Vec<usize>> = args.iter().take(4).map(|a| a.iter().take(16).copied().collect()).collect();
+    let dst: Vec<usize> = dst.iter().take(16).copied().collect();
+    Box::new(move |m: &mut Machine| {
+        let mut outs = [[0.0f64; 4]; 16];
+        for l in 0..4 {
+            let mut buf: LaneBuf = [[0.0; 16]; 4];
+            for (k, arg) in args.iter().enumerate() {
+                for (i, &a) in arg.iter().enumerate() {
+                    buf[k][i] = m.get(a)[l];
+                }
+            }
+            let mut out = [0.0; 16];
+            f(&buf, &mut out);
+            for (i, o) in outs.iter_mut().enumerate().take(dst.len()) {
+                o[l] = out[i];
+            }
+        }
+        for (i, &d) in dst.iter().enumerate() {
+            m.set(d, outs[i]);
+        }
+    })
+}
+
+fn frac_r(r: fn(f64) -> f64, x: f64) -> f64 {
+    r(x - x.floor())
+}
+
+fn dot_r(r: fn(f64) -> f64, a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        let p = r(x * y);
+        acc = if i == 0 { p } else { r(acc + p) };
+    }
+    acc
+}
+
+/// Determinant of an `n x n` row-major matrix by cofactor expansion along row 0.
+fn det_r(r: fn(f64) -> f64, m: &[f64], n: usize) -> f64 {
+    match n {
+        0 => 1.0,
+        1 => m[0],
+        2 => r(r(m[0] * m[3]) - r(m[1] * m[2])),
+        _ => {
+            let mut acc = 0.0;
+            for j in 0..n {
+                let minor: Vec<f64> = (1..n)
+                    .flat_map(|i| (0..n).filter(move |&k| k != j).map(move |k| (i, k)))
+                    .map(|(i, k)| m[i * n + k])
+                    .collect();
+                let term = r(m[j] * det_r(r, &minor, n - 1));
+                acc = if j == 0 {
+                    term
+                } else if j % 2 == 1 {
+                    r(acc - term)
+                } else {
+                    r(acc + term)
+                };
+            }
+            acc
+        }
+    }
+}
+
+fn half_bits(x: f32) -> u32 {
+    // binary32 to binary16, round to nearest even.
+    let b = x.to_bits();
+    let sign = (b >> 16) & 0x8000;
+    let exp = ((b >> 23) & 0xff) as i32;
+    let man = b & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = man | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = 1u32 << (shift - 1);
+        let rest = m & ((1 << shift) - 1);
+        let mut h = m >> shift;
+        if rest > half || (rest == half && h & 1 == 1) {
+            h += 1;
+        }
+        return sign | h;
+    }
+    let mut h = ((e as u32) << 10) | (man >> 13);
+    let rest = man & 0x1fff;
+    if rest > 0x1000 || (rest == 0x1000 && h & 1 == 1) {
+        h += 1;
+    }
+    sign | h
+}
+
+fn half_value(h: u32) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = ((h >> 10) & 0x1f) as i32;
+    let m = f64::from(h & 0x3ff);
+    sign * match e {
+        0 => m * 2f64.powi(-24),
+        0x1f => {
+            if m == 0.0 {
+                f64::INFINITY
+            } else {
+                f64::NAN
+            }
+        }
+        _ => (1.0 + m / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+fn round_away(x: f64) -> f64 {
+    x.round()
+}
+
+fn bits_float(u: u32) -> f64 {
+    f64::from(f32::from_bits(u))
+}
+
+fn float_bits(x: f64) -> u32 {
+    (x as f32).to_bits()
+}
+
+fn frexp(x: f64) -> (f64, f64) {
+    if x == 0.0 || !x.is_finite() {
+        return (if x == 0.0 { 0.0 } else { x }, 0.0);
+    }
+    let mut e = x.abs().log2().floor() + 1.0;
+    let mut m = x / 2f64.powf(e);
+    if m.abs() >= 1.0 {
+        m /= 2.0;
+        e += 1.0;
+    } else if m.abs() < 0.5 {
+        m *= 2.0;
+        e -= 1.0;
+    }
+    (m, e)
+}
+
+/// Which arguments are `out` places.
+fn out_args(b: B) -> &'static [usize] {
+    match b {
+        B::Sincos => &[1, 2],
+        B::Modf | B::Frexp => &[1],
+        _ => &[],
+    }
+}
+
+pub(crate) fn compile(
+    c: &mut Compiler,
+    f: &mut Frame,
+    b: B,
+    args: &[Handle<Expr>],
+    ty: Type,
+    span: Span,
+) -> super::expr::Val {
+    let outs = out_args(b);
+    let mut codes: Vec<Code> = Vec::new();
+    let mut locs: Vec<Vec<usize>> = Vec::new();
+    let mut places: Vec<(usize, Place, usize)> = Vec::new();
+    let mut tys: Vec<Type> = Vec::new();
+    for (i, &a) in args.iter().enumerate() {
+        let t = f.exprs[a].ty;
+        tys.push(t);
+        if outs.contains(&i) {
+            let (pc, p) = place(c, f, a);
+            codes.extend(pc);
+            let n = c.cells(t);
+            let tmp = c.alloc(n);
+            locs.push(tmp.clone());
+            places.push((i, p, n));
+        } else {
+            let v = value(c, f, a);
+            codes.extend(v.code);
+            locs.push(v.loc);
+        }
+    }
+    let n = c.cells(ty);
+    let dst = c.alloc(n);
+    let arg_kind = tys.first().and_then(|t| t.scalar()).map_or(Kind::F, kind);
+    let r = rounder(arg_kind);
+    let z = c.constant(0.0);
+    let a0n = locs.first().map_or(0, Vec::len).min(16);
+    let shape = |t: Option<&Type>| match t {
+        Some(Type::Matrix { rows, cols, .. }) => (*rows as usize, *cols as usize),
+        Some(t) => (1, t.components().unwrap_or(1) as usize),
+        None => (1, 1),
+    };
+    let code: Option<Code> = match b {
+        B::Abs => Some(match arg_kind {
+            Kind::I => cw(&locs, &dst, z, |a| f64::from(as_i32(a[0]).wrapping_abs())),
+            Kind::U => cw(&locs, &dst, z, |a| a[0]),
+            _ => cw(&locs, &dst, z, |a| a[0].abs()),
+        }),
+        B::Sign => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] > 0.0)) - f64::from(u8::from(a[0] < 0.0)))),
+        B::Min => Some(cw(&locs, &dst, z, |a| if a[0] < a[1] { a[0] } else { a[1] })),
+        B::Max => Some(cw(&locs, &dst, z, |a| if a[0] > a[1] { a[0] } else { a[1] })),
+        B::Clamp => Some(cw(&locs, &dst, z, |a| {
+            if a[0] < a[1] {
+                a[1]
+            } else if a[0] > a[2] {
+                a[2]
+            } else {
+                a[0]
+            }
+        })),
+        B::Saturate => Some(cw(&locs, &dst, z, saturate)),
+        B::Lerp => Some(cw(&locs, &dst, z, move |a| r(a[0] + r(a[2] * r(a[1] - a[0]))))),
+        B::Step => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[1] >= a[0])))),
+        B::Smoothstep => Some(cw(&locs, &dst, z, move |a| {
+            let t = saturate([r(r(a[2] - a[0]) / r(a[1] - a[0])), 0.0, 0.0, 0.0]);
+            r(r(t * t) * r(3.0 - r(2.0 * t)))
+        })),
+        B::Floor => Some(cw(&locs, &dst, z, |a| a[0].floor())),
+        B::Ceil => Some(cw(&locs, &dst, z, |a| a[0].ceil())),
+        B::Trunc => Some(cw(&locs, &dst, z, |a| a[0].trunc())),
+        B::Round => Some(cw(&locs, &dst, z, |a| a[0].round_ties_even())),
+        B::Frac => Some(cw(&locs, &dst, z, move |a| frac_r(r, a[0]))),
+        B::Fmod => Some(cw(&locs, &dst, z, move |a| {
+            let c = r(frac_r(r, r(a[0] / a[1]).abs()) * a[1].abs());
+            if a[0] < 0.0 {
+                -c
+            } else {
+                c
+            }
+        })),
+        // GLSL `mod`, which NVIDIA's compiler accepted: floored, the sign of `y`; a
+        // scalar `y` serves every component (`cw` repeats a one-component argument).
+        B::GlslMod => Some(cw(&locs, &dst, z, move |a| r(a[0] - r(a[1] * r(a[0] / a[1]).floor())))),
+        B::Modf => {
+            let ip = locs.get(1).cloned().unwrap_or_default();
+            let a = vec![locs.first().cloned().unwrap_or_default()];
+            let c1 = cw(&a, &ip, z, |a| if a[0].is_infinite() { a[0] } else { a[0].trunc() });
+            let c2 = cw(
+                &a,
+                &dst,
+                z,
+                move |a| {
+                    if a[0].is_infinite() {
+                        0.0f64.copysign(a[0])
+                    } else {
+                        r(a[0] - a[0].trunc())
+                    }
+                },
+            );
+            chain(vec![c1, c2])
+        }
+        B::Frexp => {
+            let ep = locs.get(1).cloned().unwrap_or_default();
+            let a = vec![locs.first().cloned().unwrap_or_default()];
+            chain(vec![cw(&a, &ep, z, |a| frexp(a[0]).1), cw(&a, &dst, z, |a| frexp(a[0]).0)])
+        }
+        B::Ldexp => Some(cw(&locs, &dst, z, move |a| r(a[0] * r(a[1].exp2())))),
+        B::Exp => Some(cw(&locs, &dst, z, move |a| r(a[0].exp()))),
+        B::Exp2 => Some(cw(&locs, &dst, z, move |a| r(a[0].exp2()))),
+        B::Log => Some(cw(&locs, &dst, z, move |a| r(a[0].ln()))),
+        B::Log2 => Some(cw(&locs, &dst, z, move |a| r(a[0].log2()))),
+        B::Log10 => Some(cw(&locs, &dst, z, move |a| r(a[0].log10()))),
+        B::Pow => Some(cw(&locs, &dst, z, move |a| r(a[0].powf(a[1])))),
+        B::Sqrt => Some(cw(&locs, &dst, z, move |a| r(a[0].sqrt()))),
+        B::Rsqrt => Some(cw(&locs, &dst, z, move |a| r(1.0 / r(a[0].sqrt())))),
+        B::Sin => Some(cw(&locs, &dst, z, move |a| r(a[0].sin()))),
+        B::Cos => Some(cw(&locs, &dst, z, move |a| r(a[0].cos()))),
+        B::Tan => Some(cw(&locs, &dst, z, move |a| r(a[0].tan()))),
+        B::Asin => Some(cw(&locs, &dst, z, move |a| r(a[0].asin()))),
+        B::Acos => Some(cw(&locs, &dst, z, move |a| r(a[0].acos()))),
+        B::Atan => Some(cw(&locs, &dst, z, move |a| r(a[0].atan()))),
+        B::Atan2 => Some(cw(&locs, &dst, z, move |a| r(a[0].atan2(a[1])))),
+        B::Sinh => Some(cw(&locs, &dst, z, move |a| r(a[0].sinh()))),
+        B::Cosh => Some(cw(&locs, &dst, z, move |a| r(a[0].cosh()))),
+        B::Tanh => Some(cw(&locs, &dst, z, move |a| r(a[0].tanh()))),
+        B::Sincos => {
+            let a = vec![locs.first().cloned().unwrap_or_default()];
+            let s = locs.get(1).cloned().unwrap_or_default();
+            let co = locs.get(2).cloned().unwrap_or_default();
+            chain(vec![cw(&a, &s, z, move |a| r(a[0].sin())), cw(&a, &co, z, move |a| r(a[0].cos()))])
+        }
+        B::Degrees => {
+            let k = r(180.0 / std::f64::consts::PI);
+            Some(cw(&locs, &dst, z, move |a| r(a[0] * k)))
+        }
+        B::Radians => {
+            let k = r(std::f64::consts::PI / 180.0);
+            Some(cw(&locs, &dst, z, move |a| r(a[0] * k)))
+        }
+        B::Isnan => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0].is_nan())))),
+        B::Isinf => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0].is_infinite())))),
+        B::Isfinite => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0].is_finite())))),
+        B::FloatToIntBits => Some(cw(&locs, &dst, z, |a| {
+            if a[0].is_nan() {
+                f64::from(0x7fc0_0000i32)
+            } else {
+                f64::from(float_bits(a[0]) as i32)
+            }
+        })),
+        B::FloatToRawIntBits => Some(cw(&locs, &dst, z, |a| f64::from(float_bits(a[0]) as i32))),
+        B::IntBitsToFloat => Some(cw(&locs, &dst, z, |a| bits_float(as_i32(a[0]) as u32))),
+        B::BitCount => Some(cw(&locs, &dst, z, |a| f64::from(as_u32(a[0]).count_ones()))),
+        B::BitfieldExtract => {
+            let signed = arg_kind == Kind::I;
+            Some(cw(&locs, &dst, z, move |a| {
+                let (x, off, bits) = (as_u32(a[0]), as_i32(a[1]), as_i32(a[2]));
+                if bits <= 0 || off < 0 || off + bits > 32 {
+                    return 0.0;
+                }
+                let v = if bits == 32 { x } else { (x >> off) & ((1u32 << bits) - 1) };
+                if signed {
+                    let sh = 32 - bits as u32;
+                    f64::from(((v << sh) as i32) >> sh)
+                } else {
+                    f64::from(v)
+                }
+            }))
+        }
+        B::BitfieldInsert => {
+            let signed = arg_kind == Kind::I;
+            Some(cw(&locs, &dst, z, move |a| {
+                let (base, ins, off, bits) = (as_u32(a[0]), as_u32(a[1]), as_i32(a[2]), as_i32(a[3]));
+                let v = if bits <= 0 || off < 0 || off + bits > 32 {
+                    base
+                } else {
+                    let mask = if bits == 32 { u32::MAX } else { ((1u32 << bits) - 1) << off };
+                    (base & !mask) | ((ins << off) & mask)
+                };
+                if signed {
+                    f64::from(v as i32)
+                } else {
+                    f64::from(v)
+                }
+            }))
+        }
+        B::BitfieldReverse => {
+            let signed = arg_kind == Kind::I;
+            Some(cw(&locs, &dst, z, move |a| {
+                let v = as_u32(a[0]).reverse_bits();
+                if signed {
+                    f64::from(v as i32)
+                } else {
+                    f64::from(v)
+                }
+            }))
+        }
+        B::FindLsb => Some(cw(&locs, &dst, z, |a| {
+            let v = as_u32(a[0]);
+            if v == 0 {
+                -1.0
+            } else {
+                f64::from(v.trailing_zeros())
+            }
+        })),
+        B::FindMsb => {
+            let signed = arg_kind == Kind::I;
+            Some(cw(&locs, &dst, z, move |a| {
+                let mut v = as_u32(a[0]);
+                if signed && (v as i32) < 0 {
+                    v = !v;
+                }
+                if v == 0 {
+                    -1.0
+                } else {
+                    f64::from(31 - v.leading_zeros())
+                }
+            }))
+        }
+        B::Pack2Half => Some(lanewise(&locs, &dst, |a, o| {
+            let lo = half_bits(a[0][0] as f32);
+            let hi = half_bits(a[0][1] as f32);
+            o[0] = bits_float(hi << 16 | lo);
+        })),
+        B::Pack2Ushort => Some(lanewise(&locs, &dst, |a, o| {
+            let u = |x: f64| round_away(saturate([x, 0.0, 0.0, 0.0]) * 65535.0) as u32;
+            o[0] = bits_float(u(a[0][1]) << 16 | u(a[0][0]));
+        })),
+        B::Pack4Byte | B::Pack4Ubyte => {
+            let signed = b == B::Pack4Byte;
+            Some(lanewise(&locs, &dst, move |a, o| {
+                let mut bits = 0u32;
+                for (i, &x) in a[0].iter().enumerate().take(4) {
+                    let v = if signed {
+                        round_away(x.clamp(-128.0 / 127.0, 1.0) * 127.0 + 128.0)
+                    } else {
+                        round_away(saturate([x, 0.0, 0.0, 0.0]) * 255.0)
+                    };
+                    bits |= ((v as u32) & 0xff) << (8 * i);
+                }
+                o[0] = bits_float(bits);
+            }))
+        }
+        B::Unpack2Half => Some(lanewise(&locs, &dst, |a, o| {
+            let u = float_bits(a[0][0]);
+            o[0] = half_value(u & 0xffff);
+            o[1] = half_value(u >> 16);
+        })),
+        B::Unpack2Ushort => Some(lanewise(&locs, &dst, |a, o| {
+            let u = float_bits(a[0][0]);
+            o[0] = ops::rf32(f64::from(u & 0xffff) / 65535.0);
+            o[1] = ops::rf32(f64::from(u >> 16) / 65535.0);
+        })),
+        B::Unpack4Byte | B::Unpack4Ubyte => {
+            let signed = b == B::Unpack4Byte;
+            Some(lanewise(&locs, &dst, move |a, o| {
+                let u = float_bits(a[0][0]);
+                for (i, oi) in o.iter_mut().enumerate().take(4) {
+                    let byte = f64::from((u >> (8 * i)) & 0xff);
+                    *oi = ops::rf32(if signed { (byte - 128.0) / 127.0 } else { byte / 255.0 });
+                }
+            }))
+        }
+        B::Dot => Some(lanewise(&locs, &dst, move |a, o| o[0] = dot_r(r, &a[0][..a0n], &a[1][..a0n]))),
+        B::Cross => Some(lanewise(&locs, &dst, move |a, o| {
+            let (x, y) = (&a[0], &a[1]);
+            o[0] = r(r(x[1] * y[2]) - r(x[2] * y[1]));
+            o[1] = r(r(x[2] * y[0]) - r(x[0] * y[2]));
+            o[2] = r(r(x[0] * y[1]) - r(x[1] * y[0]));
+        })),
+        B::Length => Some(lanewise(&locs, &dst, move |a, o| {
+            o[0] = if a0n == 1 { a[0][0].abs() } else { r(dot_r(r, &a[0][..a0n], &a[0][..a0n]).sqrt()) };
+        })),
+        B::Distance => Some(lanewise(&locs, &dst, move |a, o| {
+            let d: Vec<f64> = (0..a0n).map(|i| r(a[1][i] - a[0][i])).collect();
+            o[0] = if a0n == 1 { d[0].abs() } else { r(dot_r(r, &d, &d).sqrt()) };
+        })),
+        B::Normalize => Some(lanewise(&locs, &dst, move |a, o| {
+            let len = if a0n == 1 { a[0][0].abs() } else { r(dot_r(r, &a[0][..a0n], &a[0][..a0n]).sqrt()) };
+            for i in 0..a0n {
+                o[i] = r(a[0][i] / len);
+            }
+        })),
+        B::Reflect => Some(lanewise(&locs, &dst, move |a, o| {
+            let d = dot_r(r, &a[1][..a0n], &a[0][..a0n]);
+            for i in 0..a0n {
+                o[i] = r(a[0][i] - r(r(2.0 * a[1][i]) * d));
+            }
+        })),
+        B::Refract => Some(lanewise(&locs, &dst, move |a, o| {
+            let (i, nn, eta) = (&a[0], &a[1], a[2][0]);
+            let neg: Vec<f64> = (0..3).map(|k| -i[k]).collect();
+            let cosi = dot_r(r, &neg, &nn[..3]);
+            let cost2 = r(1.0 - r(r(eta * eta) * r(1.0 - r(cosi * cosi))));
+            let s = r(r(eta * cosi) - r(cost2.abs().sqrt()));
+            for k in 0..3 {
+                let t = r(r(eta * i[k]) + r(s * nn[k]));
+                o[k] = if cost2 > 0.0 { t } else { 0.0 };
+            }
+        })),
+        B::Faceforward => Some(lanewise(&locs, &dst, move |a, o| {
+            let d = dot_r(r, &a[2][..a0n], &a[1][..a0n]);
+            for i in 0..a0n {
+                o[i] = if d < 0.0 { a[0][i] } else { -a[0][i] };
+            }
+        })),
+        B::Lit => Some(lanewise(&locs, &dst, move |a, o| {
+            let (ndotl, ndoth, m) = (a[0][0], a[1][0], a[2][0]);
+            o[0] = 1.0;
+            o[1] = if ndotl > 0.0 { ndotl } else { 0.0 };
+            o[2] = if ndotl > 0.0 { r((if ndoth > 0.0 { ndoth } else { 0.0 }).powf(m)) } else { 0.0 };
+            o[3] = 1.0;
+        })),
+        B::MulMatVec => {
+            let (rows, cols) = shape(tys.first());
+            Some(lanewise(&locs, &dst, move |a, o| {
+                for i in 0..rows {
+                    o[i] = dot_r(r, &a[0][i * cols..(i + 1) * cols], &a[1][..cols]);
+                }
+            }))
+        }
+        B::MulVecMat => {
+            let (rows, cols) = shape(tys.get(1));
+            Some(lanewise(&locs, &dst, move |a, o| {
+                for j in 0..cols {
+                    let col: Vec<f64> = (0..rows).map(|i| a[1][i * cols + j]).collect();
+                    o[j] = dot_r(r, &a[0][..rows], &col);
+                }
+            }))
+        }
+        B::MulMatMat => {
+            let (rows, inner) = shape(tys.first());
+            let (_, cols) = shape(tys.get(1));
+            Some(lanewise(&locs, &dst, move |a, o| {
+                for i in 0..rows {
+                    for j in 0..cols {
+                        let col: Vec<f64> = (0..inner).map(|k| a[1][k * cols + j]).collect();
+                        o[i * cols + j] = dot_r(r, &a[0][i * inner..(i + 1) * inner], &col);
+                    }
+                }
+            }))
+        }
+        B::Transpose => {
+            let (rows, cols) = shape(tys.first());
+            Some(lanewise(&locs, &dst, move |a, o| {
+                for i in 0..rows {
+                    for j in 0..cols {
+                        o[j * rows + i] = a[0][i * cols + j];
+                    }
+                }
+            }))
+        }
+        B::Determinant => {
+            let (n, _) = shape(tys.first());
+            Some(lanewise(&locs, &dst, move |a, o| o[0] = det_r(r, &a[0][..n * n], n)))
+        }
+        B::Inverse => {
+            let (n, _) = shape(tys.first());
+            Some(lanewise(&locs, &dst, move |a, o| {
+                let m = &a[0][..n * n];
+                let det = det_r(r, m, n);
+                for i in 0..n {
+                    for j in 0..n {
+                        // adjugate[i][j] = cofactor[j][i]
+                        let minor: Vec<f64> = (0..n)
+                            .filter(|&x| x != j)
+                            .flat_map(|x| (0..n).filter(move |&y| y != i).map(move |y| (x, y)))
+                            .map(|(x, y)| m[x * n + y])
+                            .collect();
+                        let cof = det_r(r, &minor, n - 1);
+                        let cof = if (i + j) % 2 == 1 { -cof } else { cof };
+                        o[i * n + j] = r(cof / det);
+                    }
+                }
+            }))
+        }
+        B::Any => {
+            Some(lanewise(&locs, &dst, move |a, o| o[0] = f64::from(u8::from(a[0][..a0n].iter().any(|&x| x != 0.0)))))
+        }
+        B::All => {
+            Some(lanewise(&locs, &dst, move |a, o| o[0] = f64::from(u8::from(a[0][..a0n].iter().all(|&x| x != 0.0)))))
+        }
+        B::Ddx | B::Ddy | B::Fwidth => Some(derivative(b, locs.first().cloned().unwrap_or_default(), dst.clone(), r)),
+        B::Clip => {
+            let a = locs.first().cloned().unwrap_or_default();
+            Some(Box::new(move |m: &mut Machine| {
+                let mut kill = 0u8;
+                for &x in &a {
+                    let v = m.get(x);
+                    for (l, x) in v.iter().enumerate() {
+                        if *x < 0.0 {
+                            kill |= 1 << l;
+                        }
+                    }
+                }
+                let k = kill & m.active;
+                m.disc |= k;
+                m.active &= !k;
+            }))
+        }
+        _ => texture::compile(c, b, &locs, &tys, &dst, span),
+    };
+    if let Some(code) = code {
+        codes.push(code);
+    }
+    for (i, p, _) in places {
+        let w = write_code(c, &p, &locs[i]);
+        codes.push(w);
+    }
+    super::expr::Val { code: chain(codes), loc: dst }
+}
+
+fn saturate(a: [f64; 4]) -> f64 {
+    let x = a[0];
+    if x.is_nan() || x < 0.0 {
+        0.0
+    } else if x > 1.0 {
+        1.0
+    } else {
+        x
+    }
+}
+
+/// Fine derivatives across the 2x2 quad (0 in the vertex stage).
+fn derivative(b: B, src: Vec<usize>, dst: Vec<usize>, r: fn(f64) -> f64) -> Code {
+    Box::new(move |m: &mut Machine| {
+        let sign = match m.shape {
+            LaneShape::Vertices => {
+                for &d in &dst {
+                    m.set(d, [0.0; 4]);
+                }
+                return;
+            }
+            LaneShape::Quad { ddy_sign } => ddy_sign,
+        };
+        for (&s, &d) in src.iter().zip(&dst) {
+            let v = m.get(s);
+            let dx = [r(v[1] - v[0]), r(v[1] - v[0]), r(v[3] - v[2]), r(v[3] - v[2])];
+            let dy = [r(v[2] - v[0]), r(v[3] - v[1]), r(v[2] - v[0]), r(v[3] - v[1])].map(|x| x * sign);
+            let out = match b {
+                B::Ddx => dx,
+                B::Ddy => dy,
+                _ => [0, 1, 2, 3].map(|l| r(dx[l].abs() + dy[l].abs())),
+            };
+            m.set(d, out);
+        }
+    })
+}

@@ -1,0 +1,639 @@
+//! Expressions and places. An expression compiles to a [`Val`]: the code that computes
+//! it (if any) and the cells holding its components. Many nodes need no code at all:
+//! a variable, member, constant index, swizzle, splat, truncation, reshape or
+//! constructor only re-addresses cells of its operands. Arithmetic writes the node's own
+//! cells for all four lanes (pure, so inactive lanes are harmless); only writes to
+//! places honour the active lane mask.
+//!
+//! Places are [`Place::Static`] cell lists, or [`Place::Dynamic`] when an index is
+//! computed (resolved per lane; out-of-range indices read 0 and drop writes, as the IR
+//! documents). Never panics: a malformed node becomes an `E0802` diagnostic.
+
+use super::{builtins, chain, Compiler, Frame};
+use crate::reference::machine::{Cell, Code, Machine};
+use crate::reference::ops::{self, kind, Kind};
+use std::rc::Rc;
+use translator::ir::{BinaryOp, Expr, ExprKind, Handle, IncDec, Literal, ParamDir, Type, Var};
+
+/// A compiled expression.
+pub(crate) struct Val {
+    pub code: Option<Code>,
+    pub loc: Vec<usize>,
+}
+
+/// One step of a dynamic place.
+#[derive(Clone, Debug)]
+pub(crate) enum Step {
+    /// Keep the listed positions of the current cell list.
+    Select(Vec<usize>),
+    /// Element `mem[index]` of `len` elements of `elem` cells each.
+    Index { index: usize, elem: usize, len: usize },
+}
+
+/// An assignable location.
+#[derive(Clone, Debug)]
+pub(crate) enum Place {
+    Static(Vec<usize>),
+    Dynamic(Rc<(Vec<usize>, Vec<Step>)>),
+}
+
+impl Place {
+    /// The cells of lane `l`, `None` when an index is out of range.
+    pub fn resolve(&self, m: &Machine, l: usize) -> Option<Vec<usize>> {
+        match self {
+            Place::Static(v) => Some(v.clone()),
+            Place::Dynamic(d) => {
+                let mut cur = d.0.clone();
+                for s in &d.1 {
+                    cur = match s {
+                        Step::Select(sel) => sel.iter().map(|&i| cur.get(i).copied()).collect::<Option<Vec<_>>>()?,
+                        Step::Index { index, elem, len } => {
+                            let i = m.get(*index)[l];
+                            if !(i >= 0.0 && i < *len as f64) {
+                                return None;
+                            }
+                            let i = i as usize;
+                            cur.get(i * elem..(i + 1) * elem)?.to_vec()
+                        }
+                    };
+                }
+                Some(cur)
+            }
+        }
+    }
+
+    fn select(self, sel: Vec<usize>) -> Place {
+        match self {
+            Place::Static(v) => Place::Static(sel.iter().filter_map(|&i| v.get(i).copied()).collect()),
+            Place::Dynamic(d) => {
+                let (root, mut steps) = (*d).clone();
+                steps.push(Step::Select(sel));
+                Place::Dynamic(Rc::new((root, steps)))
+            }
+        }
+    }
+}
+
+/// Copies cells `src` to `dst`, all lanes.
+pub(crate) fn copy_code(src: &[usize], dst: &[usize]) -> Code {
+    let pairs: Vec<(usize, usize)> = src.iter().copied().zip(dst.iter().copied()).collect();
+    Box::new(move |m: &mut Machine| {
+        for &(s, d) in &pairs {
+            let v = m.get(s);
+            m.set(d, v);
+        }
+    })
+}
+
+/// Copies cells `src` to `dst` in the active lanes.
+pub(crate) fn masked_copy_code(src: &[usize], dst: &[usize]) -> Code {
+    let pairs: Vec<(usize, usize)> = src.iter().copied().zip(dst.iter().copied()).collect();
+    Box::new(move |m: &mut Machine| {
+        let mask = m.active;
+        for &(s, d) in &pairs {
+            let v = m.get(s);
+            m.set_masked(d, v, mask);
+        }
+    })
+}
+
+pub(crate) fn zero_code(dst: &[usize]) -> Code {
+    let dst = dst.to_vec();
+    Box::new(move |m: &mut Machine| {
+        for &d in &dst {
+            m.set(d, [0.0; 4]);
+        }
+    })
+}
+
+/// Writes `src` into `place` in the active lanes (through a snapshot when they overlap).
+pub(crate) fn write_code(c: &mut Compiler, place: &Place, src: &[usize]) -> Code {
+    match place {
+        Place::Static(dst) => {
+            c.written.extend(dst.iter().copied());
+            let overlap = src.iter().any(|s| dst.contains(s));
+            if overlap {
+                let tmp = c.alloc(src.len());
+                let a = copy_code(src, &tmp);
+                let b = masked_copy_code(&tmp, dst);
+                Box::new(move |m: &mut Machine| {
+                    a(m);
+                    b(m);
+                })
+            } else {
+                masked_copy_code(src, dst)
+            }
+        }
+        Place::Dynamic(d) => {
+            c.written.extend(d.0.iter().copied());
+            let place = place.clone();
+            let src = src.to_vec();
+            Box::new(move |m: &mut Machine| {
+                let snapshot: Vec<Cell> = src.iter().map(|&s| m.get(s)).collect();
+                for l in 0..4 {
+                    if m.active & (1 << l) == 0 {
+                        continue;
+                    }
+                    if let Some(cells) = place.resolve(m, l) {
+                        for (d, v) in cells.iter().zip(&snapshot) {
+                            let mut cell = m.get(*d);
+                            cell[l] = v[l];
+                            m.set(*d, cell);
+                        }
+                    }
+                }
+            })
+        }
+    }
+}
+
+/// Reads a place into fresh cells (for compound assignment and `++`).
+fn read_place(c: &mut Compiler, place: &Place, n: usize) -> Val {
+    match place {
+        Place::Static(v) => Val { code: None, loc: v.clone() },
+        Place::Dynamic(_) => {
+            let tmp = c.alloc(n);
+            let place = place.clone();
+            let dst = tmp.clone();
+            Val {
+                code: Some(Box::new(move |m: &mut Machine| {
+                    for l in 0..4 {
+                        let cells = place.resolve(m, l);
+                        for (i, &d) in dst.iter().enumerate() {
+                            let v = cells.as_ref().and_then(|cs| cs.get(i)).map_or(0.0, |&a| m.get(a)[l]);
+                            let mut cell = m.get(d);
+                            cell[l] = v;
+                            m.set(d, cell);
+                        }
+                    }
+                })),
+                loc: tmp,
+            }
+        }
+    }
+}
+
+fn ty_of(f: &Frame, e: Handle<Expr>) -> Type {
+    f.exprs[e].ty
+}
+
+fn kind_of(t: Type) -> Kind {
+    t.scalar().map_or(Kind::F, kind)
+}
+
+/// A literal index, for static addressing.
+fn const_index(f: &Frame, e: Handle<Expr>) -> Option<i64> {
+    match &f.exprs[e].kind {
+        ExprKind::Literal(Literal::Int(i)) => Some(*i),
+        ExprKind::Literal(Literal::UInt(u)) => i64::try_from(*u).ok(),
+        ExprKind::Convert { value } => const_index(f, *value),
+        _ => None,
+    }
+}
+
+/// Element size and count of an indexable type.
+fn index_shape(c: &Compiler, t: Type) -> Option<(usize, usize)> {
+    match t {
+        Type::Vector(_, n) => Some((1, n as usize)),
+        Type::Matrix { rows, cols, .. } => Some((cols as usize, rows as usize)),
+        Type::Array(id) => {
+            let a = c.module.arrays.get(id.0 as usize)?;
+            Some((c.cells(a.elem), a.len.unwrap_or(0) as usize))
+        }
+        _ => None,
+    }
+}
+
+fn field_range(c: &Compiler, t: Type, field: u32) -> Option<(usize, usize)> {
+    let Type::Struct(id) = t else { return None };
+    let s = c.module.structs.get(id.0 as usize)?;
+    let mut off = 0;
+    for (i, fd) in s.fields.iter().enumerate() {
+        let n = c.cells(fd.ty);
+        if i == field as usize {
+            return Some((off, n));
+        }
+        off += n;
+    }
+    None
+}
+
+/// Positions selected by a truncation from `from` to `to`.
+fn truncation(from: Type, to: Type) -> Vec<usize> {
+    match (from, to) {
+        (Type::Matrix { cols: fc, .. }, Type::Matrix { rows, cols, .. }) => {
+            (0..rows as usize).flat_map(|r| (0..cols as usize).map(move |col| r * fc as usize + col)).collect()
+        }
+        (_, t) => (0..t.components().unwrap_or(1) as usize).collect(),
+    }
+}
+
+/// Compiles a place (an assignment target or an `out` argument).
+pub(crate) fn place(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> (Option<Code>, Place) {
+    let span = f.exprs.span(e);
+    match &f.exprs[e].kind {
+        ExprKind::Var(v) => (None, Place::Static(var_cells(c, f, *v))),
+        ExprKind::Member { base, field } => {
+            let bt = ty_of(f, *base);
+            let (code, p) = place(c, f, *base);
+            match field_range(c, bt, *field) {
+                Some((off, n)) => (code, p.select((off..off + n).collect())),
+                None => {
+                    c.unsupported("a member of a non-struct", span);
+                    (code, Place::Static(Vec::new()))
+                }
+            }
+        }
+        ExprKind::Index { base, index } => {
+            let bt = ty_of(f, *base);
+            let Some((elem, len)) = index_shape(c, bt) else {
+                c.unsupported(format!("indexing into `{bt}`"), span);
+                return (None, Place::Static(Vec::new()));
+            };
+            let (bcode, p) = place(c, f, *base);
+            if let Some(i) = const_index(f, *index) {
+                if i >= 0 && (i as usize) < len {
+                    let i = i as usize;
+                    return (bcode, p.select((i * elem..(i + 1) * elem).collect()));
+                }
+                return (bcode, Place::Static(Vec::new()));
+            }
+            let iv = value(c, f, *index);
+            let icell = index_cell(c, f, *index, &iv);
+            let code = chain(bcode.into_iter().chain(iv.code).chain(icell.1).collect());
+            let p = match p {
+                Place::Static(root) => Place::Dynamic(Rc::new((root, vec![Step::Index { index: icell.0, elem, len }]))),
+                Place::Dynamic(d) => {
+                    let (root, mut steps) = (*d).clone();
+                    steps.push(Step::Index { index: icell.0, elem, len });
+                    Place::Dynamic(Rc::new((root, steps)))
+                }
+            };
+            (code, p)
+        }
+        ExprKind::Swizzle { base, components } => {
+            let (code, p) = place(c, f, *base);
+            (code, p.select(components.iter().map(|&x| x as usize).collect()))
+        }
+        ExprKind::MatrixElements { base, elements } => {
+            let cols = match ty_of(f, *base) {
+                Type::Matrix { cols, .. } => cols as usize,
+                _ => 1,
+            };
+            let (code, p) = place(c, f, *base);
+            (code, p.select(elements.iter().map(|&(r, col)| r as usize * cols + col as usize).collect()))
+        }
+        _ => {
+            c.unsupported("an assignment to something that is not a place", span);
+            (None, Place::Static(Vec::new()))
+        }
+    }
+}
+
+/// The index as an integer cell (floats truncate toward zero).
+fn index_cell(c: &mut Compiler, f: &Frame, index: Handle<Expr>, iv: &Val) -> (usize, Option<Code>) {
+    let cell = iv.loc.first().copied().unwrap_or_else(|| c.constant(0.0));
+    if kind_of(ty_of(f, index)) == Kind::F || kind_of(ty_of(f, index)) == Kind::D {
+        let t = c.alloc(1)[0];
+        let code: Code = Box::new(move |m: &mut Machine| {
+            let v = m.get(cell).map(f64::trunc);
+            m.set(t, v);
+        });
+        (t, Some(code))
+    } else {
+        (cell, None)
+    }
+}
+
+fn var_cells(c: &mut Compiler, f: &Frame, v: Var) -> Vec<usize> {
+    match v {
+        Var::Local(h) => f.locals.get(h.index()).cloned().unwrap_or_default(),
+        Var::Param(i) => f.params.get(i as usize).cloned().unwrap_or_default(),
+        Var::Global(h) => c.globals.get(h.index()).cloned().unwrap_or_default(),
+    }
+}
+
+/// Per-component map of one operand into fresh cells.
+fn map1(dst: &[usize], a: &[usize], f: fn(f64) -> f64) -> Code {
+    let pairs: Vec<(usize, usize)> = dst.iter().copied().zip(a.iter().copied()).collect();
+    Box::new(move |m: &mut Machine| {
+        for &(d, a) in &pairs {
+            let v = m.get(a).map(f);
+            m.set(d, v);
+        }
+    })
+}
+
+fn map2(dst: &[usize], a: &[usize], b: &[usize], f: fn(f64, f64) -> f64) -> Code {
+    let n = dst.len();
+    let at = |v: &[usize], i: usize| v.get(i).or(v.first()).copied().unwrap_or(0);
+    let triples: Vec<(usize, usize, usize)> = (0..n).map(|i| (dst[i], at(a, i), at(b, i))).collect();
+    Box::new(move |m: &mut Machine| {
+        for &(d, a, b) in &triples {
+            let (x, y) = (m.get(a), m.get(b));
+            m.set(d, [f(x[0], y[0]), f(x[1], y[1]), f(x[2], y[2]), f(x[3], y[3])]);
+        }
+    })
+}
+
+fn cfloat_literal(t: Type, v: f64) -> f64 {
+    if kind_of(t) == Kind::D {
+        v
+    } else {
+        ops::rf32(v)
+    }
+}
+
+/// Compiles an expression for its value.
+pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
+    let span = f.exprs.span(e);
+    let ty = f.exprs[e].ty;
+    let n = c.cells(ty);
+    match f.exprs[e].kind.clone() {
+        ExprKind::Literal(l) => {
+            let v = match l {
+                Literal::Bool(b) => f64::from(u8::from(b)),
+                Literal::Int(i) => ops::convert(i as f64, Kind::D, kind_of(ty)),
+                Literal::UInt(u) => ops::convert(u as f64, Kind::D, kind_of(ty)),
+                Literal::Float(x) => match kind_of(ty) {
+                    Kind::F | Kind::D => cfloat_literal(ty, x),
+                    k => ops::convert(x, Kind::D, k),
+                },
+            };
+            Val { code: None, loc: vec![c.constant(v)] }
+        }
+        ExprKind::Var(v) => Val { code: None, loc: var_cells(c, f, v) },
+        ExprKind::Member { base, field } => {
+            let bt = ty_of(f, base);
+            let b = value(c, f, base);
+            match field_range(c, bt, field) {
+                Some((off, n)) => Val { code: b.code, loc: b.loc.get(off..off + n).unwrap_or(&[]).to_vec() },
+                None => {
+                    c.unsupported("a member of a non-struct", span);
+                    Val { code: b.code, loc: Vec::new() }
+                }
+            }
+        }
+        ExprKind::Index { base, index } => {
+            let bt = ty_of(f, base);
+            let Some((elem, len)) = index_shape(c, bt) else {
+                c.unsupported(format!("indexing into `{bt}`"), span);
+                return Val { code: None, loc: vec![c.constant(0.0); n] };
+            };
+            let b = value(c, f, base);
+            if let Some(i) = const_index(f, index) {
+                if i >= 0 && (i as usize) < len {
+                    let i = i as usize;
+                    return Val { code: b.code, loc: b.loc.get(i * elem..(i + 1) * elem).unwrap_or(&[]).to_vec() };
+                }
+                let z = c.constant(0.0);
+                return Val { code: b.code, loc: vec![z; elem] };
+            }
+            let iv = value(c, f, index);
+            let (icell, icode) = index_cell(c, f, index, &iv);
+            let dst = c.alloc(elem);
+            let base_loc = b.loc.clone();
+            let d2 = dst.clone();
+            let gather: Code = Box::new(move |m: &mut Machine| {
+                let idx = m.get(icell);
+                let mut out = vec![[0.0; 4]; elem];
+                for (l, &i) in idx.iter().enumerate() {
+                    if i >= 0.0 && i < len as f64 {
+                        let i = i as usize;
+                        for (k, o) in out.iter_mut().enumerate() {
+                            if let Some(&a) = base_loc.get(i * elem + k) {
+                                o[l] = m.get(a)[l];
+                            }
+                        }
+                    }
+                }
+                for (k, o) in out.into_iter().enumerate() {
+                    m.set(d2[k], o);
+                }
+            });
+            Val { code: chain(b.code.into_iter().chain(iv.code).chain(icode).chain([gather]).collect()), loc: dst }
+        }
+        ExprKind::Swizzle { base, components } => {
+            let b = value(c, f, base);
+            let z = c.constant(0.0);
+            let loc = components.iter().map(|&k| b.loc.get(k as usize).copied().unwrap_or(z)).collect();
+            Val { code: b.code, loc }
+        }
+        ExprKind::MatrixElements { base, elements } => {
+            let cols = match ty_of(f, base) {
+                Type::Matrix { cols, .. } => cols as usize,
+                _ => 1,
+            };
+            let b = value(c, f, base);
+            let z = c.constant(0.0);
+            let loc = elements
+                .iter()
+                .map(|&(r, k)| b.loc.get(r as usize * cols + k as usize).copied().unwrap_or(z))
+                .collect();
+            Val { code: b.code, loc }
+        }
+        ExprKind::Unary { op, operand } => {
+            let k = kind_of(ty_of(f, operand));
+            let a = value(c, f, operand);
+            let dst = c.alloc(n);
+            let code = map1(&dst, &a.loc, ops::unary(op, k));
+            Val { code: chain(a.code.into_iter().chain([code]).collect()), loc: dst }
+        }
+        ExprKind::Binary { op, lhs, rhs } => {
+            // Shifts keep the right operand's own integer type; the left decides.
+            let k = kind_of(ty_of(f, lhs));
+            let a = value(c, f, lhs);
+            let b = value(c, f, rhs);
+            let dst = c.alloc(n);
+            let Some(func) = ops::binary(op, k) else {
+                c.unsupported(format!("operator `{}` on `{}`", op.symbol(), ty_of(f, lhs)), span);
+                return Val { code: None, loc: dst };
+            };
+            let code = map2(&dst, &a.loc, &b.loc, func);
+            Val { code: chain(a.code.into_iter().chain(b.code).chain([code]).collect()), loc: dst }
+        }
+        ExprKind::Select { cond, accept, reject } => {
+            let cv = value(c, f, cond);
+            let a = value(c, f, accept);
+            let r = value(c, f, reject);
+            let dst = c.alloc(n);
+            let at = |v: &[usize], i: usize| v.get(i).or(v.first()).copied().unwrap_or(0);
+            let quads: Vec<[usize; 4]> =
+                (0..n).map(|i| [dst[i], at(&cv.loc, i), at(&a.loc, i), at(&r.loc, i)]).collect();
+            let code: Code = Box::new(move |m: &mut Machine| {
+                for &[d, k, x, y] in &quads {
+                    let (k, x, y) = (m.get(k), m.get(x), m.get(y));
+                    let mut o = [0.0; 4];
+                    for l in 0..4 {
+                        o[l] = if k[l] != 0.0 { x[l] } else { y[l] };
+                    }
+                    m.set(d, o);
+                }
+            });
+            Val { code: chain(cv.code.into_iter().chain(a.code).chain(r.code).chain([code]).collect()), loc: dst }
+        }
+        ExprKind::Convert { value: v } => {
+            let from = kind_of(ty_of(f, v));
+            let to = kind_of(ty);
+            let a = value(c, f, v);
+            if from == to || (from == Kind::F && to == Kind::F) {
+                return a;
+            }
+            let dst = c.alloc(n);
+            let pairs: Vec<(usize, usize)> = dst.iter().copied().zip(a.loc.iter().copied()).collect();
+            let code: Code = Box::new(move |m: &mut Machine| {
+                for &(d, s) in &pairs {
+                    let x = m.get(s).map(|x| ops::convert(x, from, to));
+                    m.set(d, x);
+                }
+            });
+            Val { code: chain(a.code.into_iter().chain([code]).collect()), loc: dst }
+        }
+        ExprKind::Splat { value: v } => {
+            let a = value(c, f, v);
+            let z = c.constant(0.0);
+            let cell = a.loc.first().copied().unwrap_or(z);
+            Val { code: a.code, loc: vec![cell; n] }
+        }
+        ExprKind::Truncate { value: v } => {
+            let from = ty_of(f, v);
+            let a = value(c, f, v);
+            let z = c.constant(0.0);
+            let loc = truncation(from, ty).into_iter().map(|i| a.loc.get(i).copied().unwrap_or(z)).collect();
+            Val { code: a.code, loc }
+        }
+        ExprKind::Reshape { value: v } => value(c, f, v),
+        ExprKind::Construct { args } => {
+            let mut codes = Vec::new();
+            let mut loc = Vec::new();
+            for a in args {
+                let v = value(c, f, a);
+                codes.extend(v.code);
+                loc.extend(v.loc);
+            }
+            let z = c.constant(0.0);
+            loc.resize(n, z);
+            Val { code: chain(codes), loc }
+        }
+        ExprKind::Call { function, args } => call(c, f, function, &args, n, span),
+        ExprKind::Builtin { builtin, args } => builtins::compile(c, f, builtin, &args, ty, span),
+        ExprKind::Assign { op, target, value: v } => {
+            let (pcode, p) = place(c, f, target);
+            let val = value(c, f, v);
+            let mut codes: Vec<Code> = pcode.into_iter().chain(val.code).collect();
+            let src = match op {
+                None => val.loc,
+                Some(op) => {
+                    let k = kind_of(ty_of(f, target));
+                    let cur = read_place(c, &p, n);
+                    codes.extend(cur.code);
+                    let dst = c.alloc(n);
+                    match ops::binary(op, k) {
+                        Some(func) => codes.push(map2(&dst, &cur.loc, &val.loc, func)),
+                        None => c.unsupported(format!("operator `{}=` on `{ty}`", op.symbol()), span),
+                    }
+                    dst
+                }
+            };
+            codes.push(write_code(c, &p, &src));
+            Val { code: chain(codes), loc: src }
+        }
+        ExprKind::IncDec { op, target } => {
+            let (pcode, p) = place(c, f, target);
+            let k = kind_of(ty);
+            let cur = read_place(c, &p, n);
+            let old = c.alloc(n);
+            let new = c.alloc(n);
+            let one = c.constant(1.0);
+            let bop = if matches!(op, IncDec::PreInc | IncDec::PostInc) { BinaryOp::Add } else { BinaryOp::Sub };
+            let mut codes: Vec<Code> = pcode.into_iter().chain(cur.code).collect();
+            codes.push(copy_code(&cur.loc, &old));
+            if let Some(func) = ops::binary(bop, k) {
+                codes.push(map2(&new, &old, &vec![one; n], func));
+            }
+            codes.push(write_code(c, &p, &new));
+            let loc = if matches!(op, IncDec::PreInc | IncDec::PreDec) { new } else { old };
+            Val { code: chain(codes), loc }
+        }
+        ExprKind::Sequence { exprs } => {
+            let mut codes = Vec::new();
+            let mut loc = Vec::new();
+            for x in exprs {
+                let v = value(c, f, x);
+                codes.extend(v.code);
+                loc = v.loc;
+            }
+            Val { code: chain(codes), loc }
+        }
+    }
+}
+
+/// A user-function call: copy in, run, copy the result and `out`/`inout` back.
+fn call(
+    c: &mut Compiler,
+    f: &mut Frame,
+    function: Handle<translator::ir::Function>,
+    args: &[Handle<Expr>],
+    n: usize,
+    span: grammar::Span,
+) -> Val {
+    let dst = c.alloc(n);
+    let Some(fc) = c.function(function, span) else { return Val { code: None, loc: dst } };
+    let mut codes: Vec<Code> = Vec::new();
+    let mut copy_in: Vec<(usize, usize)> = Vec::new();
+    let mut zero: Vec<usize> = Vec::new();
+    let mut back: Vec<(Place, Vec<usize>)> = Vec::new();
+    for (i, &a) in args.iter().enumerate() {
+        let dir = fc.dirs.get(i).copied().unwrap_or(ParamDir::In);
+        let pcells = fc.params.get(i).cloned().unwrap_or_default();
+        match dir {
+            ParamDir::In => {
+                let v = value(c, f, a);
+                codes.extend(v.code);
+                copy_in.extend(v.loc.iter().copied().zip(pcells.iter().copied()));
+            }
+            ParamDir::Out | ParamDir::InOut => {
+                let (pc, p) = place(c, f, a);
+                codes.extend(pc);
+                if dir == ParamDir::InOut {
+                    let cur = read_place(c, &p, pcells.len());
+                    codes.extend(cur.code);
+                    copy_in.extend(cur.loc.iter().copied().zip(pcells.iter().copied()));
+                } else {
+                    zero.extend(pcells.iter().copied());
+                }
+                back.push((p, pcells));
+            }
+        }
+    }
+    let writes: Vec<Code> = back.iter().map(|(p, cells)| write_code(c, p, cells)).collect();
+    let ret = fc.ret.clone();
+    let body = fc.body.clone();
+    let d2 = dst.clone();
+    codes.push(Box::new(move |m: &mut Machine| {
+        for &(s, d) in &copy_in {
+            let v = m.get(s);
+            m.set(d, v);
+        }
+        for &z in &zero {
+            m.set(z, [0.0; 4]);
+        }
+        let (active, ret_mask, brk, cont) = (m.active, m.ret, m.brk, m.cont);
+        m.ret = 0;
+        m.brk = 0;
+        m.cont = 0;
+        body(m);
+        m.ret = ret_mask;
+        m.brk = brk;
+        m.cont = cont;
+        m.active = active & !m.disc;
+        for (s, d) in ret.iter().zip(&d2) {
+            let v = m.get(*s);
+            m.set(*d, v);
+        }
+        for w in &writes {
+            w(m);
+        }
+    }));
+    Val { code: chain(codes), loc: dst }
+}

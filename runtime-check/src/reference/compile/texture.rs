@@ -1,0 +1,213 @@
+//! Texture lookups: every `tex1D*`, `tex2D*`, `tex3D*` and `texRECT*` form of the Cg
+//! library, on the 2D textures RetroArch binds. A sampler value is an index into
+//! [`Machine::textures`]; an index with no texture reads `(0, 0, 0, 0)`.
+//!
+//! Decisions (RetroArch binds only 2D textures): `tex1D*` reads the 2D texture at
+//! `(u, 0.5)`; `tex3D*` reads it at `(x, y)`; `texRECT*` divides by the level-0 size;
+//! shadow forms ignore the reference (see `translator::ir::builtin`); the implicit level of
+//! detail uses the fine derivatives of the (projected) coordinates across the quad; cube
+//! maps are not supported (`E0802`). Never panics.
+
+use super::Compiler;
+use crate::reference::machine::{Code, LaneShape, Machine};
+use crate::reference::sample::{self, lod_from_derivatives};
+use grammar::Span;
+use translator::ir::{Builtin as B, Type};
+
+#[derive(Clone, Copy, PartialEq)]
+enum Dim {
+    D1,
+    D2,
+    D3,
+    Rect,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Lod {
+    Implicit,
+    /// Bias in component `.w` of the coordinate argument.
+    Bias,
+    /// Level in `.w`.
+    Level,
+    /// Derivatives in arguments 2 and 3.
+    Grad,
+    /// Unfiltered texel, level in `.w`.
+    Fetch,
+    /// `*size(s, lod)`.
+    Size,
+}
+
+struct Spec {
+    dim: Dim,
+    lod: Lod,
+    /// Component of the coordinate argument to divide by.
+    proj: Option<usize>,
+}
+
+fn spec(b: B) -> Option<Spec> {
+    use Dim::*;
+    use Lod::*;
+    let s = |dim, lod, proj| Some(Spec { dim, lod, proj });
+    match b {
+        B::Tex1D | B::Tex1DShadow => s(D1, Implicit, None),
+        B::Tex1DGrad | B::Tex1DShadowGrad => s(D1, Grad, None),
+        B::Tex1DBias | B::Tex1DCmpBias => s(D1, Bias, None),
+        B::Tex1DLod | B::Tex1DCmpLod => s(D1, Level, None),
+        B::Tex1DProj => s(D1, Implicit, Some(1)),
+        B::Tex1DProjShadow => s(D1, Implicit, Some(2)),
+        B::Tex1DFetch => s(D1, Fetch, None),
+        B::Tex1DSize => s(D1, Size, None),
+        B::Tex2D | B::Tex2DShadow => s(D2, Implicit, None),
+        B::Tex2DGrad | B::Tex2DShadowGrad => s(D2, Grad, None),
+        B::Tex2DBias | B::Tex2DCmpBias => s(D2, Bias, None),
+        B::Tex2DLod | B::Tex2DCmpLod => s(D2, Level, None),
+        B::Tex2DProj => s(D2, Implicit, Some(2)),
+        B::Tex2DProjShadow => s(D2, Implicit, Some(3)),
+        B::Tex2DFetch | B::Tex2DFetchOffset => s(D2, Fetch, None),
+        B::Tex2DSize => s(D2, Size, None),
+        B::Tex3D => s(D3, Implicit, None),
+        B::Tex3DGrad => s(D3, Grad, None),
+        B::Tex3DBias => s(D3, Bias, None),
+        B::Tex3DLod => s(D3, Level, None),
+        B::Tex3DProj => s(D3, Implicit, Some(3)),
+        B::Tex3DFetch => s(D3, Fetch, None),
+        B::Tex3DSize => s(D3, Size, None),
+        B::TexRect | B::TexRectShadow | B::TexRectGrad | B::TexRectShadowGrad | B::TexRectBias | B::TexRectLod => {
+            s(Rect, Level, None)
+        }
+        B::TexRectProj => s(Rect, Level, Some(2)),
+        B::TexRectProjShadow => s(Rect, Level, Some(3)),
+        B::TexRectFetch => s(Rect, Fetch, None),
+        B::TexRectSize => s(Rect, Size, None),
+        _ => None,
+    }
+}
+
+pub(crate) fn compile(
+    c: &mut Compiler,
+    b: B,
+    locs: &[Vec<usize>],
+    _tys: &[Type],
+    dst: &[usize],
+    span: Span,
+) -> Option<Code> {
+    let Some(spec) = spec(b) else {
+        c.unsupported(format!("`{}` (RetroArch binds no cube maps)", b.name()), span);
+        return None;
+    };
+    let zero = c.constant(0.0);
+    let get = |i: usize, k: usize| locs.get(i).and_then(|a| a.get(k)).copied().unwrap_or(zero);
+    let sampler = get(0, 0);
+    // texelFetchOffset(s, int2 p, int lod, int2 offset): the texel at p + offset of level
+    // lod, read as tex2Dfetch reads int4(p, 0, lod).
+    let fetch_offset = b == B::Tex2DFetchOffset;
+    let coord: [usize; 4] = if fetch_offset {
+        [get(1, 0), get(1, 1), zero, get(2, 0)]
+    } else {
+        [get(1, 0), get(1, 1), get(1, 2), get(1, 3)]
+    };
+    let offset: [usize; 2] = if fetch_offset { [get(3, 0), get(3, 1)] } else { [zero, zero] };
+    let grads: [usize; 4] = [get(2, 0), get(2, 1), get(3, 0), get(3, 1)];
+    let dim1 = spec.dim == Dim::D1;
+    let dst: Vec<usize> = dst.to_vec();
+    Some(Box::new(move |m: &mut Machine| {
+        let s = m.get(sampler);
+        let cc = coord.map(|a| m.get(a));
+        if spec.lod == Lod::Size {
+            for l in 0..4 {
+                let (w, h) = texture_size(m, s[l], cc[0][l]);
+                let d = if spec.dim == Dim::D3 { 1.0 } else { 0.0 };
+                let vals = [w, if dim1 { 0.0 } else { h }, d, 0.0];
+                for (k, &dd) in dst.iter().enumerate().take(3) {
+                    let mut cell = m.get(dd);
+                    cell[l] = vals[k];
+                    m.set(dd, cell);
+                }
+            }
+            return;
+        }
+        // Coordinates per lane (normalised, except fetch: texel units).
+        let mut u = [0.0f64; 4];
+        let mut v = [0.5f64; 4];
+        for l in 0..4 {
+            let q = spec.proj.map_or(1.0, |p| cc[p][l]);
+            u[l] = cc[0][l] / q;
+            if !dim1 {
+                v[l] = cc[1][l] / q;
+            }
+            if spec.dim == Dim::Rect && spec.lod != Lod::Fetch {
+                let (w, h) = texture_size(m, s[l], 0.0);
+                u[l] /= w.max(1.0);
+                v[l] /= h.max(1.0);
+            }
+        }
+        let mut out = [[0.0f64; 4]; 4];
+        for l in 0..4 {
+            let Some(tex) = m.textures.get(s[l] as usize).filter(|_| s[l] >= 0.0) else { continue };
+            let texel = if spec.lod == Lod::Fetch {
+                let (ox, oy) = (m.get(offset[0])[l] as i64, m.get(offset[1])[l] as i64);
+                let y = if dim1 { 0 } else { cc[1][l] as i64 + oy };
+                sample::fetch(&tex.texture, cc[3][l] as i64, cc[0][l] as i64 + ox, y)
+            } else {
+                let size = tex.texture.size();
+                let lod = match spec.lod {
+                    // RECT textures have one level: their bias and lod have no effect.
+                    Lod::Level if spec.dim == Dim::Rect => 0.0,
+                    Lod::Level => cc[3][l],
+                    Lod::Grad => {
+                        let g = grads.map(|a| m.get(a)[l]);
+                        if dim1 {
+                            lod_from_derivatives(size, (g[0], 0.0), (grads_dy1(m, &grads, l), 0.0))
+                        } else {
+                            lod_from_derivatives(size, (g[0], g[1]), (g[2], g[3]))
+                        }
+                    }
+                    Lod::Implicit | Lod::Bias => {
+                        let base = match m.shape {
+                            LaneShape::Vertices => 0.0,
+                            LaneShape::Quad { .. } => {
+                                let (a, b) = (l & !1, l | 1);
+                                let (t, bo) = (l & 1, (l & 1) | 2);
+                                let dx = (u[b] - u[a], v[b] - v[a]);
+                                let dy = (u[bo] - u[t], v[bo] - v[t]);
+                                lod_from_derivatives(size, dx, dy)
+                            }
+                        };
+                        if spec.lod == Lod::Bias {
+                            base + cc[3][l]
+                        } else {
+                            base
+                        }
+                    }
+                    Lod::Fetch | Lod::Size => 0.0,
+                };
+                sample::sample(tex, u[l], v[l], lod)
+            };
+            for k in 0..4 {
+                out[k][l] = f64::from(texel[k]);
+            }
+        }
+        for (k, &d) in dst.iter().enumerate().take(4) {
+            m.set(d, out[k]);
+        }
+    }))
+}
+
+/// For 1D gradient forms the `dy` argument is argument 3's first component.
+fn grads_dy1(m: &Machine, grads: &[usize; 4], l: usize) -> f64 {
+    m.get(grads[2])[l]
+}
+
+/// `(width, height)` of `level` of the texture behind a sampler value (0 when none).
+fn texture_size(m: &Machine, sampler: f64, level: f64) -> (f64, f64) {
+    let Some(tex) = m.textures.get(sampler as usize).filter(|_| sampler >= 0.0) else { return (0.0, 0.0) };
+    let level = if level.is_finite() && level >= 0.0 { level as usize } else { 0 };
+    match tex.texture.levels.get(level) {
+        Some(img) => (f64::from(img.width), f64::from(img.height)),
+        None => {
+            let (w, h) = tex.texture.size();
+            let sh = level.min(31) as u32;
+            (f64::from((w >> sh).max(1)), f64::from((h >> sh).max(1)))
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! The multi-pass driver: renders a whole `.cgp` over several frames on the CPU, the
+//! passes scheduled by [`crate::plan`] (sizes, formats, targets, frame counters, history
+//! depth, feedback, and the sampler state of every texture a pass reads), each pass run
+//! by [`super::pass`] with the Cg runtime's inputs filled from that schedule.
+//!
+//! Cg-runtime specifics applied on top of the plan (runtime sheet §1): the MVP is always
+//! RetroArch's ortho projection of the `[0, 1]^2` quad; the pass drawn to the viewport
+//! uses flipped vertices (`flipped`); `FEEDBACK` is the previous frame's output of
+//! `feedback_pass`, or the current ORIG when the preset has none (or it names the
+//! unscaled last pass); PREV..PREV6 before enough frames exist are transparent black.
+//! The plan's storage formats and sampler states are used as they are (the slang
+//! runtime's choices, so that old and new are compared under the same chain state).
+//!
+//! Reads `.cg` files through the given file system and LUT PNGs from disk (unless the
+//! caller passes them); never panics; failures are diagnostics.
+
+use super::image::{MipChain, RgbaF32Image, StorageFormat};
+use super::inputs::{PassInputs, RETROARCH_MVP};
+use super::pass::{render_pass, PassProgram};
+use super::png::load_png;
+use super::sample::{BoundTexture, SamplerState};
+use super::source::{analyze_cg, analyze_cg_str};
+use crate::codes;
+use crate::plan::{self, ChainSpec, Filter, Format, Frame, Resource, Sampling, Size, Target};
+use grammar::{Diagnostic, FileSystem, MemoryFs};
+use std::sync::Arc;
+use translator::preset::Preset;
+
+/// What to render.
+pub struct PresetRender<'a> {
+    pub preset: &'a Preset,
+    /// Reads the `.cg` files (and their includes).
+    pub fs: &'a dyn FileSystem,
+    /// The input frame of each frame index (frame `i` uses `frames[i % len]`).
+    pub frames: &'a [RgbaF32Image],
+    /// The viewport (final output) size.
+    pub viewport: (u32, u32),
+    /// How many frames to render; the result is the last one's output.
+    pub frame_count: usize,
+    /// Parameter overrides (over the preset's values over the `#pragma` defaults).
+    pub parameters: &'a [(String, f32)],
+    /// The LUT images by `textures` index; `None` loads each LUT's PNG from disk.
+    pub luts: Option<&'a [RgbaF32Image]>,
+}
+
+/// The stock pass RetroArch appended to stretch a scaled last pass to the viewport.
+const STOCK: &str = "void main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, uniform float4x4 modelViewProj,\n\
+    out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0) { oPosition = mul(modelViewProj, position); oTex = tex; }\n\
+    float4 main_fragment(float2 tex : TEXCOORD0, uniform sampler2D s : TEXUNIT0) : COLOR { return tex2D(s, tex); }\n";
+
+fn storage(format: Format) -> StorageFormat {
+    let name = format.as_str();
+    if name.ends_with("_SRGB") {
+        StorageFormat::Srgb8
+    } else if name.ends_with("_UNORM") || name.ends_with("_UNORM_PACK32") {
+        StorageFormat::Unorm8
+    } else if name.starts_with("R16") && name.ends_with("SFLOAT") {
+        StorageFormat::Float16
+    } else {
+        StorageFormat::Float32
+    }
+}
+
+fn state(s: Sampling) -> SamplerState {
+    SamplerState { linear: s.filter == Filter::Linear, wrap: s.wrap, mipmap: s.mipmap }
+}
+
+fn texture(image: &Arc<MipChain>, s: Sampling) -> BoundTexture {
+    BoundTexture { texture: image.clone(), state: state(s) }
+}
+
+fn size(img: &RgbaF32Image) -> Size {
+    Size::new(img.width, img.height)
+}
+
+fn err(msg: impl Into<String>) -> Vec<Diagnostic> {
+    vec![Diagnostic::error(codes::E_REF_INPUT, msg)]
+}
+
+/// Which history depth and feedback a compiled pass reads, from its Cg names.
+fn reads(prog: &PassProgram, feedback_pass: Option<usize>, n: usize) -> Vec<Resource> {
+    let mut out = Vec::new();
+    for name in prog.names() {
+        let root = name.split('.').next().unwrap_or("");
+        if root == "PREV" {
+            out.push(Resource::History(1));
+        } else if let Some(k) = root.strip_prefix("PREV").and_then(|d| d.parse::<usize>().ok()) {
+            if (1..=6).contains(&k) {
+                out.push(Resource::History(k + 1));
+            }
+        } else if root == "FEEDBACK" {
+            if let Some(f) = feedback_pass.filter(|&f| f < n) {
+                out.push(Resource::Feedback(f));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Renders `job.frame_count` frames of the preset; returns the last frame's output at
+/// viewport size (8-bit quantised, as the swapchain stores it).
+pub fn render_preset(job: &PresetRender) -> Result<RgbaF32Image, Vec<Diagnostic>> {
+    let preset = job.preset;
+    if job.frames.is_empty() || job.frame_count == 0 {
+        return Err(err("no input frame to render"));
+    }
+    let n = preset.passes.len();
+    let aliases: Vec<String> = preset.passes.iter().map(|p| p.alias.clone().unwrap_or_default()).collect();
+    let mut programs = Vec::with_capacity(n);
+    for p in &preset.passes {
+        let prog = analyze_cg(&p.shader_resolved, &aliases, job.fs).map_err(|mut d| {
+            d.insert(
+                0,
+                Diagnostic::error(codes::E_REF_COMPILE, format!("cannot compile {}", p.shader_resolved.display())),
+            );
+            d
+        })?;
+        programs.push(prog);
+    }
+    let stock = analyze_cg_str("stock.cg", STOCK, &[], &MemoryFs::new())?;
+    // Parameters: pragma defaults < preset values < caller overrides.
+    let mut params: Vec<(String, f32)> = Vec::new();
+    for prog in &programs {
+        for (id, v) in &prog.parameters {
+            if !params.iter().any(|(i, _)| i == id) {
+                params.push((id.clone(), *v));
+            }
+        }
+    }
+    for (id, v) in preset.parameters.iter().chain(job.parameters) {
+        match params.iter_mut().find(|(i, _)| i == id) {
+            Some(p) => p.1 = *v,
+            None => params.push((id.clone(), *v)),
+        }
+    }
+    // LUTs.
+    let lut_images: Vec<RgbaF32Image> = match job.luts {
+        Some(l) => l.to_vec(),
+        None => preset.textures.iter().map(|l| load_png(&l.resolved)).collect::<Result<_, _>>().map_err(|d| vec![d])?,
+    };
+    let lut_sizes: Vec<Size> = lut_images.iter().map(size).collect();
+    let mut spec = ChainSpec::from_preset(preset, &lut_sizes);
+    // The Cg runtime keeps feedback only for an FBO pass.
+    let last_unscaled = preset.passes.last().is_some_and(|p| p.scale.is_none());
+    let feedback_pass = preset.feedback_pass.filter(|&f| f < n && !(f + 1 == n && last_unscaled));
+    for (i, prog) in programs.iter().enumerate() {
+        if let Some(p) = spec.passes.get_mut(i) {
+            p.reads = reads(prog, feedback_pass, n);
+        }
+    }
+    let luts: Vec<(String, Arc<MipChain>, bool)> = spec
+        .luts
+        .iter()
+        .zip(lut_images)
+        .map(|(l, img)| {
+            let chain =
+                if l.sampling.mipmap { MipChain::generate(img, StorageFormat::Unorm8) } else { MipChain::single(img) };
+            (l.name.clone(), Arc::new(chain), l.sampling.mipmap)
+        })
+        .collect();
+    // History: inputs of earlier frames, newest first.
+    let mut history: Vec<Arc<MipChain>> = Vec::new();
+    let mut feedback: Vec<Option<Arc<MipChain>>> = vec![None; n];
+    let mut last = None;
+    for f in 0..job.frame_count {
+        let input = &job.frames[f % job.frames.len()];
+        let previous_inputs: Vec<Size> =
+            (1..=f.min(8)).map(|k| size(&job.frames[(f - k) % job.frames.len()])).collect();
+        let frame = Frame {
+            index: f as u64,
+            direction: 1,
+            input: size(input),
+            previous_inputs,
+            viewport: Size::new(job.viewport.0, job.viewport.1),
+        };
+        let chain = plan::plan(&spec, &frame).map_err(|e| e.iter().map(|x| x.diagnostic()).collect::<Vec<_>>())?;
+        let original = Arc::new(MipChain::single(input.clone()));
+        let mut outputs: Vec<Arc<MipChain>> = Vec::with_capacity(n);
+        for (i, pp) in chain.passes.iter().enumerate() {
+            let read = |r: Resource| pp.read(r).map_or(Sampling::DEFAULT, |t| t.sampling);
+            let orig_s = read(Resource::Original);
+            let source = if i == 0 {
+                texture(&original, orig_s)
+            } else {
+                texture(&outputs[i - 1], read(Resource::PassOutput(i - 1)))
+            };
+            let transparent = || Arc::new(MipChain::single(RgbaF32Image::transparent(input.width, input.height)));
+            let prev = (1..=7)
+                .map(|k| {
+                    let img = history.get(k - 1).cloned().unwrap_or_else(transparent);
+                    texture(&img, Sampling { mipmap: false, ..orig_s })
+                })
+                .collect();
+            let fb = feedback_pass.map(|fp| {
+                let img = feedback.get(fp).cloned().flatten().unwrap_or_else(|| {
+                    let s = chain.passes.get(fp).map_or(Size::new(1, 1), |p| p.output_size);
+                    Arc::new(MipChain::single(RgbaF32Image::transparent(s.width, s.height)))
+                });
+                texture(&img, read(Resource::Feedback(fp)))
+            });
+            let inputs = PassInputs {
+                pass: i,
+                source,
+                output_size: (pp.output_size.width, pp.output_size.height),
+                frame_count: u64::from(pp.frame_count),
+                frame_count_mod: 0,
+                frame_direction: pp.frame_direction as f32,
+                orig: texture(&original, orig_s),
+                prev,
+                pass_outputs: (0..i).map(|m| texture(&outputs[m], read(Resource::PassOutput(m)))).collect(),
+                feedback: fb,
+                aliases: aliases.clone(),
+                luts: luts
+                    .iter()
+                    .enumerate()
+                    .map(|(j, (name, img, _))| (name.clone(), texture(img, read(Resource::Lut(j)))))
+                    .collect(),
+                parameters: params.clone(),
+                mvp: RETROARCH_MVP,
+                flipped: pp.target == Target::Viewport,
+            };
+            let mut image = render_pass(&programs[i], &inputs)?.image;
+            let fmt = storage(pp.format);
+            image.store_as(fmt);
+            let chain_img = if pp.mipmapped { MipChain::generate(image, fmt) } else { MipChain::single(image) };
+            outputs.push(Arc::new(chain_img));
+        }
+        let mut result = outputs.last().and_then(|o| o.base().cloned()).ok_or_else(|| err("the chain has no pass"))?;
+        if let Some(st) = &chain.stretch {
+            let src = outputs.last().cloned().ok_or_else(|| err("the chain has no pass"))?;
+            let mut inputs = PassInputs::single(
+                RgbaF32Image::transparent(1, 1),
+                state(st.input.sampling),
+                (st.output_size.width, st.output_size.height),
+            );
+            inputs.source = texture(&src, st.input.sampling);
+            inputs.orig = texture(&original, Sampling::DEFAULT);
+            inputs.flipped = true;
+            result = render_pass(&stock, &inputs)?.image;
+            result.store_as(StorageFormat::Unorm8);
+        }
+        history.insert(0, original);
+        history.truncate(8);
+        for (i, o) in outputs.into_iter().enumerate() {
+            feedback[i] = Some(o);
+        }
+        last = Some(result);
+    }
+    last.ok_or_else(|| err("no frame rendered"))
+}

@@ -1,0 +1,212 @@
+//! Images of the reference renderer: RGBA `f32` pixels, row 0 at the top of the
+//! picture (texture coordinate `t = 0`), plus the storage conversions a GPU applies when
+//! it writes a render target (8-bit UNORM quantisation, sRGB encode) and the box-filtered
+//! mip chain `glGenerateMipmap` builds.
+//!
+//! Pure data and arithmetic: no file system (PNG loading lives in [`super::png`]), no
+//! knowledge of shaders or presets. Never panics: out-of-range pixel reads are `None`.
+
+/// An RGBA image of `f32` channels, row-major, row 0 at the top.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RgbaF32Image {
+    pub width: u32,
+    pub height: u32,
+    pub pixels: Vec<[f32; 4]>,
+}
+
+impl RgbaF32Image {
+    /// An image filled with one colour.
+    pub fn filled(width: u32, height: u32, colour: [f32; 4]) -> RgbaF32Image {
+        RgbaF32Image { width, height, pixels: vec![colour; width as usize * height as usize] }
+    }
+
+    /// A transparent black image (what RetroArch clears history and feedback to).
+    pub fn transparent(width: u32, height: u32) -> RgbaF32Image {
+        RgbaF32Image::filled(width, height, [0.0; 4])
+    }
+
+    /// Builds an image from a function of the pixel position.
+    pub fn from_fn(width: u32, height: u32, f: impl Fn(u32, u32) -> [f32; 4]) -> RgbaF32Image {
+        let mut pixels = Vec::with_capacity(width as usize * height as usize);
+        for y in 0..height {
+            for x in 0..width {
+                pixels.push(f(x, y));
+            }
+        }
+        RgbaF32Image { width, height, pixels }
+    }
+
+    /// The pixel at `(x, y)`, `None` outside.
+    pub fn get(&self, x: u32, y: u32) -> Option<[f32; 4]> {
+        if x < self.width && y < self.height {
+            self.pixels.get(y as usize * self.width as usize + x as usize).copied()
+        } else {
+            None
+        }
+    }
+
+    /// Applies the storage format of a render target to every pixel.
+    pub fn store_as(&mut self, format: StorageFormat) {
+        for p in &mut self.pixels {
+            *p = format.store(*p);
+        }
+    }
+
+    /// The image as 8-bit RGBA bytes (UNORM quantisation).
+    pub fn to_rgba8(&self) -> Vec<u8> {
+        self.pixels.iter().flat_map(|p| p.map(|c| unorm8(c) as u8)).collect()
+    }
+
+    /// An image from 8-bit RGBA bytes; `None` when the length does not match.
+    pub fn from_rgba8(width: u32, height: u32, bytes: &[u8]) -> Option<RgbaF32Image> {
+        if bytes.len() != width as usize * height as usize * 4 {
+            return None;
+        }
+        let pixels = bytes.chunks_exact(4).map(|c| [0, 1, 2, 3].map(|i| f32::from(c[i]) / 255.0)).collect();
+        Some(RgbaF32Image { width, height, pixels })
+    }
+}
+
+/// How a render target stores what a fragment wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StorageFormat {
+    /// `R8G8B8A8_UNORM`: clamp to [0, 1], round to 1/255 (NaN stores 0).
+    Unorm8,
+    /// `R8G8B8A8_SRGB`: colour channels encoded to sRGB, quantised to 8 bits and decoded
+    /// back when sampled (what the image keeps is the decoded value); alpha as UNORM.
+    Srgb8,
+    /// A 16-bit float target (`R16G16B16A16_SFLOAT`): values rounded to binary16.
+    Float16,
+    /// A 32-bit float target: values kept as they are.
+    Float32,
+}
+
+impl StorageFormat {
+    /// What reading the target back gives for a written value.
+    pub fn store(self, p: [f32; 4]) -> [f32; 4] {
+        match self {
+            StorageFormat::Float32 => p,
+            StorageFormat::Float16 => p.map(to_half),
+            StorageFormat::Unorm8 => p.map(|c| unorm8(c) as f32 / 255.0),
+            StorageFormat::Srgb8 => {
+                let c = |v: f32| srgb_decode(unorm8(srgb_encode(v)) as f32 / 255.0);
+                [c(p[0]), c(p[1]), c(p[2]), unorm8(p[3]) as f32 / 255.0]
+            }
+        }
+    }
+}
+
+/// Rounds to the nearest binary16 value (ties to even; overflow to infinity).
+pub fn to_half(v: f32) -> f32 {
+    if !v.is_finite() || v == 0.0 {
+        return v;
+    }
+    let a = v.abs();
+    if a >= 65520.0 {
+        return f32::INFINITY.copysign(v);
+    }
+    // Quantum: 2^(e - 10) for normals, 2^-24 for subnormals.
+    let e = a.log2().floor().max(-14.0);
+    let q = (e - 10.0).exp2();
+    ((a / q).round_ties_even() * q).copysign(v)
+}
+
+/// `round(saturate(v) * 255)`, NaN gives 0.
+pub fn unorm8(v: f32) -> u32 {
+    if v.is_nan() {
+        return 0;
+    }
+    (v.clamp(0.0, 1.0) * 255.0).round() as u32
+}
+
+/// The sRGB transfer function (linear to encoded), on [0, 1] (clamped).
+pub fn srgb_encode(v: f32) -> f32 {
+    let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+    if v <= 0.003_130_8 {
+        v * 12.92
+    } else {
+        1.055 * v.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// The inverse sRGB transfer function (encoded to linear).
+pub fn srgb_decode(v: f32) -> f32 {
+    if v <= 0.040_45 {
+        v / 12.92
+    } else {
+        ((v + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// A texture as the sampler sees it: level 0 and, when mipmapped, the smaller levels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MipChain {
+    pub levels: Vec<RgbaF32Image>,
+}
+
+impl MipChain {
+    /// A texture with one level.
+    pub fn single(image: RgbaF32Image) -> MipChain {
+        MipChain { levels: vec![image] }
+    }
+
+    /// Level 0 plus the full chain down to 1x1, each level the 2x2 box filter of the
+    /// previous one (odd sizes: the last row/column is averaged with itself), stored in
+    /// `format` as `glGenerateMipmap` does.
+    pub fn generate(image: RgbaF32Image, format: StorageFormat) -> MipChain {
+        let mut levels = vec![image];
+        while let Some(last) = levels.last() {
+            if last.width <= 1 && last.height <= 1 {
+                break;
+            }
+            let (w, h) = ((last.width / 2).max(1), (last.height / 2).max(1));
+            let mut next = RgbaF32Image::from_fn(w, h, |x, y| {
+                let mut acc = [0.0f32; 4];
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    let sx = (2 * x + dx).min(last.width - 1);
+                    let sy = (2 * y + dy).min(last.height - 1);
+                    let p = last.get(sx, sy).unwrap_or([0.0; 4]);
+                    for c in 0..4 {
+                        acc[c] += p[c] * 0.25;
+                    }
+                }
+                acc
+            });
+            next.store_as(format);
+            levels.push(next);
+        }
+        MipChain { levels }
+    }
+
+    pub fn base(&self) -> Option<&RgbaF32Image> {
+        self.levels.first()
+    }
+
+    /// `(width, height)` of level 0, `(0, 0)` for an empty chain.
+    pub fn size(&self) -> (u32, u32) {
+        self.base().map_or((0, 0), |b| (b.width, b.height))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unorm_and_srgb_round_trip() {
+        assert_eq!(unorm8(0.5), 128);
+        assert_eq!(unorm8(f32::NAN), 0);
+        assert_eq!(unorm8(2.0), 255);
+        let s = StorageFormat::Srgb8.store([0.5, 0.0, 1.0, 0.5]);
+        assert!((s[0] - 0.5).abs() < 0.01 && s[1] == 0.0 && s[2] == 1.0);
+    }
+
+    #[test]
+    fn mip_chain_box_filters() {
+        let img = RgbaF32Image::from_fn(4, 2, |x, _| [x as f32, 0.0, 0.0, 1.0]);
+        let chain = MipChain::generate(img, StorageFormat::Float32);
+        assert_eq!(chain.levels.len(), 3);
+        assert_eq!(chain.levels[1].pixels, vec![[0.5, 0.0, 0.0, 1.0], [2.5, 0.0, 0.0, 1.0]]);
+        assert_eq!(chain.levels[2].pixels, vec![[1.5, 0.0, 0.0, 1.0]]);
+    }
+}

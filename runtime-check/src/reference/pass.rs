@@ -1,0 +1,383 @@
+//! One pass, as RetroArch's GL + Cg runtime drew it: the vertex program runs on the four
+//! vertices of the full-screen quad (`POSITION`, `TEXCOORD0`, `TEXCOORD1`, `COLOR0` as
+//! RetroArch fed them, flipped vertices for the on-screen pass), the quad is rasterised
+//! as the triangle strip `(0, 1, 2), (2, 1, 3)` with perspective-correct interpolation
+//! at pixel centres (affine for `w = 1`), and the fragment program runs on 2x2 quads so
+//! that derivatives and implicit levels of detail behave as on a GPU (helper lanes
+//! outside the target run but are not stored). Uncovered and discarded pixels keep the
+//! clear colour, transparent black.
+//!
+//! The output is the raw fragment colour in `f32`; the caller applies the render
+//! target's storage format. Never panics; run-time errors (loop cap) come back as
+//! diagnostics.
+
+use super::bind::{bind, Attribute, Binding, VaryingKey};
+use super::compile::{compile, Compiled};
+use super::image::RgbaF32Image;
+use super::inputs::PassInputs;
+use super::machine::{Cell, LaneShape, Machine};
+use crate::codes;
+use grammar::Diagnostic;
+use translator::ir::{Module, Stage};
+
+/// Both stages of a pass, compiled once and rendered any number of times.
+pub struct PassProgram {
+    vertex: Compiled,
+    fragment: Compiled,
+    /// `#pragma parameter` ids and initial values, in source order.
+    pub parameters: Vec<(String, f32)>,
+}
+
+impl PassProgram {
+    /// Compiles the vertex and fragment modules of one `.cg` (typed IR before porting).
+    pub fn new(vertex: &Module, fragment: &Module) -> Result<PassProgram, Vec<Diagnostic>> {
+        let v = compile(vertex);
+        let f = compile(fragment);
+        match (v, f) {
+            (Ok(vertex), Ok(fragment)) => {
+                let parameters = parameter_pragmas(&fragment_pragmas(vertex_pragmas(&vertex), &fragment.pragmas));
+                Ok(PassProgram { vertex, fragment, parameters })
+            }
+            (v, f) => {
+                let mut d = Vec::new();
+                if let Err(e) = v {
+                    d.extend(e);
+                }
+                if let Err(e) = f {
+                    for x in e {
+                        if !d.contains(&x) {
+                            d.push(x);
+                        }
+                    }
+                }
+                Err(d)
+            }
+        }
+    }
+
+    /// The dotted names of both stages' interfaces (`IN.video_size`, `PREV3.texture`).
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.vertex.leaves.iter().chain(&self.fragment.leaves).map(|l| l.path.as_str())
+    }
+
+    /// Warnings found while compiling.
+    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.vertex.warnings.iter().chain(&self.fragment.warnings)
+    }
+}
+
+fn vertex_pragmas(m: &Compiled) -> &[String] {
+    &m.pragmas
+}
+
+fn fragment_pragmas<'a>(v: &'a [String], f: &'a [String]) -> Vec<&'a str> {
+    if f.is_empty() {
+        v.iter().map(String::as_str).collect()
+    } else {
+        f.iter().map(String::as_str).collect()
+    }
+}
+
+/// `#pragma parameter ID "description" initial min max [step]`: ids and initial values
+/// (a line RetroArch could not parse is skipped; the first of duplicates wins).
+pub fn parameter_pragmas(lines: &[&str]) -> Vec<(String, f32)> {
+    let mut out: Vec<(String, f32)> = Vec::new();
+    for line in lines {
+        let rest = line.trim_start().trim_start_matches('#').trim_start();
+        let Some(rest) = rest.strip_prefix("pragma") else { continue };
+        let Some(rest) = rest.trim_start().strip_prefix("parameter") else { continue };
+        let mut it = rest.trim_start().splitn(2, char::is_whitespace);
+        let (Some(id), Some(tail)) = (it.next(), it.next()) else { continue };
+        let tail = tail.trim_start();
+        let after = match tail.strip_prefix('"') {
+            Some(t) => t.split_once('"').map_or("", |(_, a)| a),
+            None => continue,
+        };
+        let Some(init) = after.split_whitespace().next().and_then(|x| x.parse::<f32>().ok()) else { continue };
+        if !out.iter().any(|(i, _)| i == id) {
+            out.push((id.to_owned(), init));
+        }
+    }
+    out
+}
+
+/// A rendered pass.
+pub struct Rendered {
+    pub image: RgbaF32Image,
+    /// Unbound uniforms and samplers, unfed varyings (deduplicated).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// The interface of one stage after binding.
+#[derive(Default)]
+struct Plan {
+    attributes: Vec<(Vec<usize>, Attribute)>,
+    varyings_in: Vec<(Vec<usize>, VaryingKey)>,
+    frag_coord: Vec<Vec<usize>>,
+    position: Vec<usize>,
+    varyings_out: Vec<(Vec<usize>, VaryingKey)>,
+    color: Vec<usize>,
+    snapshot: Vec<(usize, Cell)>,
+}
+
+fn warn(warnings: &mut Vec<Diagnostic>, d: Diagnostic) {
+    if !warnings.contains(&d) {
+        warnings.push(d);
+    }
+}
+
+fn prepare(c: &Compiled, stage: Stage, inp: &PassInputs, warnings: &mut Vec<Diagnostic>) -> (Machine, Plan) {
+    let mut m = c.machine();
+    m.textures.push(inp.source.clone());
+    (c.setup)(&mut m);
+    let mut plan = Plan::default();
+    for leaf in &c.leaves {
+        match bind(leaf, stage, inp) {
+            Binding::Uniform(vals) => {
+                for (cell, v) in leaf.cells.iter().zip(vals) {
+                    m.set(*cell, [v; 4]);
+                }
+            }
+            Binding::Sampler(t) => {
+                let i = m.textures.len();
+                m.textures.push(t);
+                for &cell in &leaf.cells {
+                    m.set(cell, [i as f64; 4]);
+                }
+            }
+            Binding::UnboundSampler => {
+                for &cell in &leaf.cells {
+                    m.set(cell, [0.0; 4]);
+                }
+                warn(
+                    warnings,
+                    Diagnostic::warning(
+                        codes::W_REF_UNBOUND_SAMPLER,
+                        format!(
+                            "sampler `{}` is bound to nothing by the Cg runtime; it reads texture unit 0",
+                            leaf.path
+                        ),
+                    ),
+                );
+            }
+            Binding::Attribute(a) => match stage {
+                Stage::Vertex => plan.attributes.push((leaf.cells.clone(), a)),
+                Stage::Fragment => {}
+            },
+            Binding::Varying(k) => plan.varyings_in.push((leaf.cells.clone(), k)),
+            Binding::FragCoord => plan.frag_coord.push(leaf.cells.clone()),
+            Binding::OutPosition => plan.position = leaf.cells.clone(),
+            Binding::OutVarying(k) => plan.varyings_out.push((leaf.cells.clone(), k)),
+            Binding::OutColor => plan.color = leaf.cells.clone(),
+            Binding::Ignored => {}
+            Binding::Unbound => {
+                if !leaf.cells.is_empty() && !leaf.path.is_empty() {
+                    warn(
+                        warnings,
+                        Diagnostic::warning(
+                            codes::W_REF_UNBOUND_UNIFORM,
+                            format!("`{}` is never set by the Cg runtime; it keeps its initialiser or 0", leaf.path),
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    plan.snapshot = c.written.iter().map(|&a| (a, m.get(a))).collect();
+    (m, plan)
+}
+
+fn run(c: &Compiled, m: &mut Machine, plan: &Plan) -> Result<(), Diagnostic> {
+    m.reset_lanes();
+    for &(a, v) in &plan.snapshot {
+        m.set(a, v);
+    }
+    (c.per_invocation)(m);
+    (c.entry)(m);
+    match m.error.take() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Vertex outputs: per lane clip position, per varying per component per lane.
+struct Vertices {
+    clip: [[f64; 4]; 4],
+    varyings: Vec<(VaryingKey, Vec<Cell>)>,
+}
+
+fn run_vertices(c: &Compiled, inp: &PassInputs, warnings: &mut Vec<Diagnostic>) -> Result<Vertices, Vec<Diagnostic>> {
+    let (mut m, plan) = prepare(c, Stage::Vertex, inp, warnings);
+    m.shape = LaneShape::Vertices;
+    let corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)];
+    for (cells, a) in &plan.attributes {
+        let mut vals = [[0.0, 0.0, 0.0, 1.0]; 4];
+        for (l, &(x, y)) in corners.iter().enumerate() {
+            vals[l] = match a {
+                Attribute::Position => {
+                    let y = if inp.flipped { 1.0 - y } else { y };
+                    [x, y, 0.0, 1.0]
+                }
+                Attribute::TexCoord | Attribute::LutCoord => [x, y, 0.0, 1.0],
+                Attribute::Color => [1.0; 4],
+            };
+        }
+        for (k, &cell) in cells.iter().enumerate().take(4) {
+            m.set(cell, [vals[0][k], vals[1][k], vals[2][k], vals[3][k]]);
+        }
+    }
+    run(c, &mut m, &plan).map_err(|e| vec![e])?;
+    let mut clip = [[0.0, 0.0, 0.0, 1.0]; 4];
+    for (k, &cell) in plan.position.iter().enumerate().take(4) {
+        let v = m.get(cell);
+        for (l, cl) in clip.iter_mut().enumerate() {
+            cl[k] = v[l];
+        }
+    }
+    if plan.position.is_empty() {
+        return Err(vec![Diagnostic::error(codes::E_REF_INPUT, "the vertex program writes no POSITION")]);
+    }
+    let varyings =
+        plan.varyings_out.iter().map(|(cells, k)| (k.clone(), cells.iter().map(|&a| m.get(a)).collect())).collect();
+    Ok(Vertices { clip, varyings })
+}
+
+/// Screen position (image coordinates, y down) and `1/w` of each vertex.
+fn screen(v: &Vertices, size: (u32, u32), flipped: bool) -> [[f64; 3]; 4] {
+    let (w, h) = (f64::from(size.0), f64::from(size.1));
+    v.clip.map(|c| {
+        let iw = 1.0 / c[3];
+        let (nx, ny) = (c[0] * iw, c[1] * iw);
+        let sy = if flipped { (1.0 - ny) * 0.5 * h } else { (ny + 1.0) * 0.5 * h };
+        [(nx + 1.0) * 0.5 * w, sy, iw]
+    })
+}
+
+/// Perspective-correct weights of the four vertices at `(x, y)`, and coverage.
+fn weights(s: &[[f64; 3]; 4], x: f64, y: f64) -> ([f64; 4], bool) {
+    let tri = |a: usize, b: usize, c: usize| -> Option<([f64; 4], bool)> {
+        let (pa, pb, pc) = (s[a], s[b], s[c]);
+        let area = (pb[0] - pa[0]) * (pc[1] - pa[1]) - (pc[0] - pa[0]) * (pb[1] - pa[1]);
+        if area == 0.0 || !area.is_finite() {
+            return None;
+        }
+        let l0 = ((pb[0] - x) * (pc[1] - y) - (pc[0] - x) * (pb[1] - y)) / area;
+        let l1 = ((pc[0] - x) * (pa[1] - y) - (pa[0] - x) * (pc[1] - y)) / area;
+        let l2 = 1.0 - l0 - l1;
+        let eps = -1e-9;
+        let inside = l0 >= eps && l1 >= eps && l2 >= eps;
+        let (q0, q1, q2) = (l0 * pa[2], l1 * pb[2], l2 * pc[2]);
+        let sum = q0 + q1 + q2;
+        let mut w = [0.0; 4];
+        w[a] = q0 / sum;
+        w[b] = q1 / sum;
+        w[c] = q2 / sum;
+        Some((w, inside))
+    };
+    let first = tri(0, 1, 2);
+    if let Some((w, true)) = first {
+        return (w, true);
+    }
+    if let Some((w, true)) = tri(2, 1, 3) {
+        return (w, true);
+    }
+    match first.or_else(|| tri(2, 1, 3)) {
+        Some((w, _)) => (w, false),
+        None => ([0.0; 4], false),
+    }
+}
+
+/// Renders one pass into an image of `inputs.output_size` (raw fragment colours).
+pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec<Diagnostic>> {
+    let (width, height) = inp.output_size;
+    if width == 0 || height == 0 || width > 16384 || height > 16384 {
+        return Err(vec![Diagnostic::error(
+            codes::E_REF_INPUT,
+            format!("output size {width}x{height} is outside 1..=16384"),
+        )]);
+    }
+    let mut warnings: Vec<Diagnostic> = prog.warnings().cloned().collect();
+    let verts = run_vertices(&prog.vertex, inp, &mut warnings)?;
+    let scr = screen(&verts, inp.output_size, inp.flipped);
+    let c = &prog.fragment;
+    let (mut m, plan) = prepare(c, Stage::Fragment, inp, &mut warnings);
+    if plan.color.is_empty() {
+        return Err(vec![Diagnostic::error(codes::E_REF_INPUT, "the fragment program writes no COLOR")]);
+    }
+    m.shape = LaneShape::Quad { ddy_sign: if inp.flipped { -1.0 } else { 1.0 } };
+    // Each fragment input: its cells and the vertex values feeding it.
+    let mut feeds: Vec<(Vec<usize>, Option<Vec<Cell>>)> = Vec::new();
+    for (cells, key) in &plan.varyings_in {
+        let src = verts.varyings.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        if src.is_none() {
+            warn(
+                &mut warnings,
+                Diagnostic::warning(
+                    codes::W_REF_UNFED_VARYING,
+                    format!("fragment input {}{} is written by no vertex output; it reads 0", key.0, key.1),
+                ),
+            );
+        }
+        feeds.push((cells.clone(), src));
+    }
+    let mut image = RgbaF32Image::transparent(width, height);
+    let fh = f64::from(height);
+    for qy in (0..height).step_by(2) {
+        for qx in (0..width).step_by(2) {
+            let mut covered = [false; 4];
+            let mut ws = [[0.0; 4]; 4];
+            let mut pos = [[0.0; 2]; 4];
+            for l in 0..4 {
+                let (px, py) = (f64::from(qx + (l as u32 & 1)) + 0.5, f64::from(qy + (l as u32 >> 1)) + 0.5);
+                let (w, cov) = weights(&scr, px, py);
+                ws[l] = w;
+                covered[l] = cov;
+                pos[l] = [px, py];
+            }
+            if !covered.iter().any(|&c| c) {
+                continue;
+            }
+            for (cells, src) in &feeds {
+                for (k, &cell) in cells.iter().enumerate() {
+                    let mut out = [0.0; 4];
+                    if let Some(vals) = src.as_ref().and_then(|s| s.get(k)) {
+                        for l in 0..4 {
+                            let w = ws[l];
+                            out[l] = (w[0] * vals[0] + w[1] * vals[1] + w[2] * vals[2] + w[3] * vals[3]) as f32 as f64;
+                        }
+                    }
+                    m.set(cell, out);
+                }
+            }
+            for cells in &plan.frag_coord {
+                let mut v = [[0.0; 4]; 4];
+                for l in 0..4 {
+                    let gl_y = if inp.flipped { fh - pos[l][1] } else { pos[l][1] };
+                    let w = ws[l];
+                    let z: f64 = (0..4).map(|i| w[i] * (verts.clip[i][2] / verts.clip[i][3] * 0.5 + 0.5)).sum();
+                    let iw: f64 = (0..4).map(|i| w[i] * scr[i][2]).sum();
+                    v[l] = [pos[l][0], gl_y, z, iw];
+                }
+                for (k, &cell) in cells.iter().enumerate().take(4) {
+                    m.set(cell, [v[0][k], v[1][k], v[2][k], v[3][k]].map(|x| x as f32 as f64));
+                }
+            }
+            run(c, &mut m, &plan).map_err(|e| vec![e])?;
+            let col: Vec<Cell> = plan.color.iter().map(|&a| m.get(a)).collect();
+            for l in 0..4 {
+                let (x, y) = (qx + (l as u32 & 1), qy + (l as u32 >> 1));
+                if x >= width || y >= height || !covered[l] || m.disc & (1 << l) != 0 {
+                    continue;
+                }
+                let mut px = [0.0, 0.0, 0.0, 1.0];
+                for (k, cc) in col.iter().enumerate().take(4) {
+                    px[k] = cc[l] as f32;
+                }
+                if let Some(p) = image.pixels.get_mut(y as usize * width as usize + x as usize) {
+                    *p = px;
+                }
+            }
+        }
+    }
+    Ok(Rendered { image, warnings })
+}

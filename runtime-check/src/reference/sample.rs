@@ -1,0 +1,171 @@
+//! Texture sampling as a GPU does it: normalised coordinates, texel centres at
+//! `(i + 0.5) / size`, nearest and bilinear filtering with the Vulkan/GL rules
+//! (`i = floor(u * w)` for nearest; `u' = u * w - 0.5`, `i0 = floor(u')`, weight
+//! `frac(u')` for linear), the four wrap modes (clamp_to_border reads transparent black),
+//! and mipmapping: level of detail `log2(rho)` from the screen-space derivatives (in
+//! texels) plus bias, `NEAREST_MIPMAP_NEAREST` for nearest textures and
+//! `LINEAR_MIPMAP_LINEAR` for linear ones (RetroArch's GL choice).
+//!
+//! Pure arithmetic on [`MipChain`]s; never panics (an empty texture reads 0) and knows
+//! nothing of Cg or presets.
+
+use super::image::MipChain;
+use std::sync::Arc;
+pub use translator::preset::WrapMode;
+
+/// Sampler state of one texture binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SamplerState {
+    pub linear: bool,
+    pub wrap: WrapMode,
+    /// Whether mip levels are used (the texture must carry them).
+    pub mipmap: bool,
+}
+
+impl Default for SamplerState {
+    /// Nearest, clamp_to_border, no mipmaps: RetroArch's defaults.
+    fn default() -> SamplerState {
+        SamplerState { linear: false, wrap: WrapMode::ClampToBorder, mipmap: false }
+    }
+}
+
+/// A texture bound to a sampler.
+#[derive(Clone, Debug)]
+pub struct BoundTexture {
+    pub texture: Arc<MipChain>,
+    pub state: SamplerState,
+}
+
+/// Wraps an integer texel coordinate; `None` means the border.
+pub fn wrap(i: i64, size: u32, mode: WrapMode) -> Option<u32> {
+    let n = i64::from(size.max(1));
+    let r = match mode {
+        WrapMode::ClampToBorder => {
+            if i < 0 || i >= n {
+                return None;
+            }
+            i
+        }
+        WrapMode::ClampToEdge => i.clamp(0, n - 1),
+        WrapMode::Repeat => i.rem_euclid(n),
+        WrapMode::MirroredRepeat => {
+            let t = i.rem_euclid(2 * n);
+            if t >= n {
+                2 * n - 1 - t
+            } else {
+                t
+            }
+        }
+    };
+    Some(r as u32)
+}
+
+/// Float to an integer texel index without overflow (NaN gives a border read).
+fn texel_index(x: f64) -> i64 {
+    if x.is_nan() {
+        return i64::MIN / 4;
+    }
+    x.floor().clamp(-1e15, 1e15) as i64
+}
+
+/// The texel at integer coordinates of one level after wrapping (border = 0).
+fn fetch_wrapped(chain: &MipChain, level: usize, x: i64, y: i64, wrap_mode: WrapMode) -> [f32; 4] {
+    let Some(img) = chain.levels.get(level) else { return [0.0; 4] };
+    match (wrap(x, img.width, wrap_mode), wrap(y, img.height, wrap_mode)) {
+        (Some(x), Some(y)) => img.get(x, y).unwrap_or([0.0; 4]),
+        _ => [0.0; 4],
+    }
+}
+
+/// The texel at integer coordinates without wrapping; out of range reads 0 (`*fetch`).
+pub fn fetch(chain: &MipChain, level: i64, x: i64, y: i64) -> [f32; 4] {
+    if level < 0 || x < 0 || y < 0 {
+        return [0.0; 4];
+    }
+    chain.levels.get(level as usize).and_then(|img| img.get(x as u32, y as u32)).unwrap_or([0.0; 4])
+}
+
+/// One level sampled at normalised `(u, v)`.
+fn sample_level(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerState) -> [f32; 4] {
+    let Some(img) = chain.levels.get(level) else { return [0.0; 4] };
+    let (w, h) = (f64::from(img.width), f64::from(img.height));
+    if !state.linear {
+        return fetch_wrapped(chain, level, texel_index(u * w), texel_index(v * h), state.wrap);
+    }
+    let (x, y) = (u * w - 0.5, v * h - 0.5);
+    let (x0, y0) = (texel_index(x), texel_index(y));
+    let (fx, fy) = ((x - x.floor()) as f32, (y - y.floor()) as f32);
+    let t00 = fetch_wrapped(chain, level, x0, y0, state.wrap);
+    let t10 = fetch_wrapped(chain, level, x0 + 1, y0, state.wrap);
+    let t01 = fetch_wrapped(chain, level, x0, y0 + 1, state.wrap);
+    let t11 = fetch_wrapped(chain, level, x0 + 1, y0 + 1, state.wrap);
+    let mut out = [0.0f32; 4];
+    for c in 0..4 {
+        let top = t00[c] * (1.0 - fx) + t10[c] * fx;
+        let bottom = t01[c] * (1.0 - fx) + t11[c] * fx;
+        out[c] = top * (1.0 - fy) + bottom * fy;
+    }
+    out
+}
+
+/// Samples at normalised `(u, v)` and level of detail `lod` (ignored without mipmaps).
+pub fn sample(tex: &BoundTexture, u: f64, v: f64, lod: f64) -> [f32; 4] {
+    let chain = &*tex.texture;
+    let levels = chain.levels.len();
+    if !tex.state.mipmap || levels <= 1 || lod.is_nan() || lod <= 0.0 {
+        return sample_level(chain, 0, u, v, tex.state);
+    }
+    let max = (levels - 1) as f64;
+    if !tex.state.linear {
+        // NEAREST_MIPMAP_NEAREST: level ceil(lod + 0.5) - 1, i.e. lod rounded half down.
+        let level = ((lod + 0.5).ceil() - 1.0).clamp(0.0, max) as usize;
+        return sample_level(chain, level, u, v, tex.state);
+    }
+    let lod = lod.min(max);
+    let l0 = lod.floor();
+    let f = (lod - l0) as f32;
+    let a = sample_level(chain, l0 as usize, u, v, tex.state);
+    if f == 0.0 {
+        return a;
+    }
+    let b = sample_level(chain, (l0 as usize + 1).min(levels - 1), u, v, tex.state);
+    [0, 1, 2, 3].map(|c| a[c] * (1.0 - f) + b[c] * f)
+}
+
+/// Level of detail from the derivatives of the normalised coordinates, in texels of
+/// level 0: `log2(max(|d/dx|, |d/dy|))`.
+pub fn lod_from_derivatives(size: (u32, u32), dx: (f64, f64), dy: (f64, f64)) -> f64 {
+    let (w, h) = (f64::from(size.0), f64::from(size.1));
+    let lx = ((dx.0 * w).powi(2) + (dx.1 * h).powi(2)).sqrt();
+    let ly = ((dy.0 * w).powi(2) + (dy.1 * h).powi(2)).sqrt();
+    lx.max(ly).log2()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::image::RgbaF32Image;
+
+    fn tex(linear: bool, wrap: WrapMode) -> BoundTexture {
+        let img = RgbaF32Image::from_fn(4, 1, |x, _| [x as f32, 0.0, 0.0, 1.0]);
+        BoundTexture { texture: Arc::new(MipChain::single(img)), state: SamplerState { linear, wrap, mipmap: false } }
+    }
+
+    #[test]
+    fn wraps() {
+        assert_eq!(wrap(-1, 4, WrapMode::ClampToBorder), None);
+        assert_eq!(wrap(5, 4, WrapMode::ClampToEdge), Some(3));
+        assert_eq!(wrap(-1, 4, WrapMode::Repeat), Some(3));
+        assert_eq!(wrap(4, 4, WrapMode::MirroredRepeat), Some(3));
+        assert_eq!(wrap(-1, 4, WrapMode::MirroredRepeat), Some(0));
+    }
+
+    #[test]
+    fn nearest_and_linear() {
+        assert_eq!(sample(&tex(false, WrapMode::ClampToEdge), 0.3, 0.5, 0.0)[0], 1.0);
+        let l = sample(&tex(true, WrapMode::ClampToEdge), 0.25, 0.5, 0.0)[0];
+        assert!((l - 0.5).abs() < 1e-6);
+        let b = sample(&tex(true, WrapMode::ClampToBorder), 0.0, 0.5, 0.0);
+        assert!((b[0] - 0.0).abs() < 1e-6 && (b[3] - 0.5).abs() < 1e-6);
+    }
+}
