@@ -124,3 +124,16 @@ fn line_maps_cover_every_line() {
         assert!(s.line_map.iter().any(Option::is_some), "some lines map back to the Cg source");
     }
 }
+
+#[test]
+fn for_conditions_starting_with_a_constructor_are_parenthesised() {
+    let src = format!(
+        "{VERTEX}float4 main_fragment(float2 tex : TEXCOORD0) : COLOR\n\
+         {{ float s = 0.0; for (int i = 0; i < 3.0; ++i) s += 0.25; return float4(s, 0.0, 0.0, 1.0); }}\n"
+    );
+    let t = translate_src(&src);
+    let canonical = t.text.unwrap_or_default();
+    let f = naga(&src).fragment.text;
+    assert!(canonical.contains("for (int i = 0; float(i) < 3.0; ++i)"), "{canonical}");
+    assert!(f.contains("for (int i = 0; (float(i) < 3.0); ++i)"), "{f}");
+}

@@ -1218,7 +1218,12 @@ impl<'a> StageWriter<'a> {
                         return;
                     }
                 };
-                let c = cond.map(|c| self.expr(exprs, c).0).unwrap_or_default();
+                let mut c = cond.map(|c| self.expr(exprs, c).0).unwrap_or_default();
+                // naga's GLSL front end reads a `for` condition that starts with a type
+                // name (`float(i) < n`) as a declaration and fails: parenthesise it.
+                if self.naga && c.split('(').next().is_some_and(|head| glsl_type_name(head.trim())) {
+                    c = format!("({c})");
+                }
                 let st = step.map(|s| self.expr(exprs, s).0).unwrap_or_default();
                 self.line(level, &format!("for ({init_text}; {c}; {st})"));
                 self.sub_block(exprs, body, level);
@@ -1926,6 +1931,15 @@ impl StageWriter<'_> {
             _ => None,
         }
     }
+}
+
+/// Whether `name` is a GLSL scalar, vector or matrix type name (a constructor's name).
+fn glsl_type_name(name: &str) -> bool {
+    matches!(name, "float" | "int" | "uint" | "bool" | "double")
+        || ["vec", "ivec", "uvec", "bvec", "dvec", "mat", "dmat"].iter().any(|p| {
+            name.strip_prefix(p)
+                .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|ch| ch.is_ascii_digit() || ch == 'x'))
+        })
 }
 
 /// A bool constant, possibly splat to a vector (`true`, `bvec4(false)`).
