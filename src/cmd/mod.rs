@@ -10,6 +10,7 @@
 
 mod analyze;
 mod check;
+mod compare;
 mod migrate;
 mod output;
 mod parse;
@@ -49,6 +50,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Render a slang preset headlessly (wgpu) to a PNG.
     Render(render::RenderArgs),
+    /// Render a Cg preset's original (CPU reference) and translation (GPU) and compare.
+    Compare(compare::CompareArgs),
 }
 
 /// The `--color` choice.
@@ -197,6 +200,7 @@ pub fn main() -> ExitCode {
         Command::Migrate(args) => migrate::run(args, &reporter),
         Command::Check(args) => check::run(args, &reporter),
         Command::Render(args) => render::run(args, &reporter),
+        Command::Compare(args) => compare::run(args, &reporter),
     };
     ExitCode::from(exit.code())
 }

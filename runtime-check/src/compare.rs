@@ -1,0 +1,324 @@
+//! Old versus new: compares the CPU reference render of a Cg preset (the original, see
+//! [`crate::reference`]) with the GPU render of its translation (the headless chain,
+//! see [`crate::chain`]), both driven by [`crate::plan`] over the same frames and
+//! viewport.
+//!
+//! - [`metrics`]: PSNR, maximum absolute error and the share of pixels within 2/255 of
+//!   two RGBA `f32` images of equal size; [`heatmap`] an amplified difference image;
+//!   [`Metrics::passes`] the verdict against [`Thresholds`] (defaults: 40 dB PSNR and
+//!   99.5 % of pixels within 2/255).
+//! - [`translate_cgp`]: a loaded `.cgp` to a [`ChainDesc`] of in-memory naga modules
+//!   (every pass translated as `migrate` does, then validated); [`render_new`] renders
+//!   it, [`render_old`] renders the Cg original.
+//!
+//! **Metric definitions.** Every metric is over the **RGB** channels only: the final
+//! image is what RetroArch shows, and the display ignores alpha. Channels are clamped
+//! to [0, 1] first. `PSNR = 10 log10(1 / MSE)` with the MSE over all RGB samples; two
+//! identical images give `f64::INFINITY` (callers serialise it as `null`). The maximum
+//! absolute error is in [0, 1] (times 255 in 8-bit steps). A pixel is *within 2/255*
+//! when each of its R, G and B differences is at most 2/255 (plus a rounding epsilon).
+//!
+//! **Invariant:** never panics, never prints, never writes files, and never relaxes a
+//! threshold; the old side never shares the translator's porting rules (it interprets
+//! the Cg IR itself), so a broken rule cannot break both sides alike.
+
+use crate::chain::{image_io, ChainDesc, ChainPass, FilterChain, Gpu, InputImage, LutImage, Pixels};
+use crate::codes;
+use crate::plan::{ChainSpec, Format, Size};
+use crate::reference::{self, PresetRender, RgbaF32Image};
+use crate::validate::{validate_translation, Status, ValidationContext};
+use grammar::{Diagnostic, FileSystem, PpOptions, SourceMap};
+use std::collections::HashMap;
+use std::sync::Arc;
+use translator::preset::Preset;
+use translator::translate::{translate, TranslateOptions};
+
+/// Pass thresholds of a comparison.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Thresholds {
+    /// The lowest acceptable PSNR, in dB.
+    pub psnr_db: f64,
+    /// The lowest acceptable share of pixels within 2/255, in percent.
+    pub within_pct: f64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Thresholds {
+        Thresholds { psnr_db: 40.0, within_pct: 99.5 }
+    }
+}
+
+/// How far apart two images are (RGB channels, see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Metrics {
+    /// Peak signal-to-noise ratio in dB; `f64::INFINITY` for identical images.
+    pub psnr_db: f64,
+    /// The largest absolute channel difference, in [0, 1].
+    pub max_abs_error: f64,
+    /// The share of pixels whose every RGB channel is within 2/255, in percent.
+    pub within_2_255_pct: f64,
+    /// How many pixels were compared.
+    pub pixels: usize,
+}
+
+impl Metrics {
+    /// The maximum absolute error in 8-bit steps (0..255).
+    pub fn max_abs_error_255(&self) -> f64 {
+        self.max_abs_error * 255.0
+    }
+
+    /// The PSNR, `None` when infinite (identical images), for serialisation.
+    pub fn psnr_finite(&self) -> Option<f64> {
+        self.psnr_db.is_finite().then_some(self.psnr_db)
+    }
+
+    /// True when both thresholds are met.
+    pub fn passes(&self, t: &Thresholds) -> bool {
+        self.psnr_db >= t.psnr_db && self.within_2_255_pct >= t.within_pct
+    }
+
+    /// A one-line verdict: `PASS` or `FAIL` with the figures and thresholds.
+    pub fn verdict(&self, t: &Thresholds) -> String {
+        let psnr = if self.psnr_db.is_finite() { format!("{:.2} dB", self.psnr_db) } else { "inf dB".into() };
+        format!(
+            "{}: PSNR {psnr} (min {:.2}), {:.3}% within 2/255 (min {:.3}%), max error {:.1}/255",
+            if self.passes(t) { "PASS" } else { "FAIL" },
+            t.psnr_db,
+            self.within_2_255_pct,
+            t.within_pct,
+            self.max_abs_error_255(),
+        )
+    }
+}
+
+/// Two images of different sizes cannot be compared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizeMismatch {
+    pub a: (u32, u32),
+    pub b: (u32, u32),
+}
+
+impl std::fmt::Display for SizeMismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "images of different sizes: {}x{} and {}x{}", self.a.0, self.a.1, self.b.0, self.b.1)
+    }
+}
+
+fn check_sizes(a: &RgbaF32Image, b: &RgbaF32Image) -> Result<(), SizeMismatch> {
+    let ok = a.width == b.width
+        && a.height == b.height
+        && a.pixels.len() == a.width as usize * a.height as usize
+        && b.pixels.len() == a.pixels.len();
+    if ok {
+        Ok(())
+    } else {
+        Err(SizeMismatch { a: (a.width, a.height), b: (b.width, b.height) })
+    }
+}
+
+fn channel(v: f32) -> f64 {
+    if v.is_nan() {
+        0.0
+    } else {
+        f64::from(v.clamp(0.0, 1.0))
+    }
+}
+
+/// The metrics of `a` against `b` (symmetric). An empty image compares as identical.
+pub fn metrics(a: &RgbaF32Image, b: &RgbaF32Image) -> Result<Metrics, SizeMismatch> {
+    check_sizes(a, b)?;
+    let tolerance = 2.0 / 255.0 + 1e-6;
+    let mut sum_sq = 0.0f64;
+    let mut max = 0.0f64;
+    let mut within = 0usize;
+    for (p, q) in a.pixels.iter().zip(&b.pixels) {
+        let mut ok = true;
+        for c in 0..3 {
+            let d = (channel(p[c]) - channel(q[c])).abs();
+            sum_sq += d * d;
+            max = max.max(d);
+            ok &= d <= tolerance;
+        }
+        within += usize::from(ok);
+    }
+    let n = a.pixels.len();
+    let (psnr_db, within_2_255_pct) = if n == 0 {
+        (f64::INFINITY, 100.0)
+    } else {
+        let mse = sum_sq / (3 * n) as f64;
+        let psnr = if mse == 0.0 { f64::INFINITY } else { 10.0 * (1.0 / mse).log10() };
+        (psnr, 100.0 * within as f64 / n as f64)
+    };
+    Ok(Metrics { psnr_db, max_abs_error: max, within_2_255_pct, pixels: n })
+}
+
+/// How much [`heatmap`] amplifies differences: 8/255 already shows at full brightness.
+pub const HEATMAP_GAIN: f32 = 255.0 / 8.0;
+
+/// An amplified difference image: each RGB channel is `|a - b| * HEATMAP_GAIN`
+/// (clamped to 1), opaque; pixels outside the 2/255 tolerance get at least a dim red so
+/// that no failing pixel is invisible.
+pub fn heatmap(a: &RgbaF32Image, b: &RgbaF32Image) -> Result<RgbaF32Image, SizeMismatch> {
+    check_sizes(a, b)?;
+    let tolerance = 2.0 / 255.0 + 1e-6;
+    let pixels = a
+        .pixels
+        .iter()
+        .zip(&b.pixels)
+        .map(|(p, q)| {
+            let d = [0, 1, 2].map(|c| (channel(p[c]) - channel(q[c])).abs());
+            let mut out = [0, 1, 2, 3].map(|c| if c == 3 { 1.0 } else { (d[c] as f32 * HEATMAP_GAIN).min(1.0) });
+            if d.iter().any(|&x| x > tolerance) {
+                out[0] = out[0].max(0.25);
+            }
+            out
+        })
+        .collect();
+    Ok(RgbaF32Image { width: a.width, height: a.height, pixels })
+}
+
+/// Read-back pixels as a reference image (same layout: rows top to bottom).
+pub fn from_pixels(p: &Pixels) -> RgbaF32Image {
+    RgbaF32Image { width: p.size.width, height: p.size.height, pixels: p.data.clone() }
+}
+
+/// The input image of frame `f` of a comparison: the images in order, repeated
+/// (`images[f % len]`, as [`reference::render_preset`] schedules them).
+pub fn frame_input(images: &[InputImage], f: usize) -> Option<&InputImage> {
+    images.get(f.checked_rem(images.len())?)
+}
+
+/// Translates every pass of a loaded `.cgp` (as `migrate` does: `PARAMETER_UNIFORM`
+/// and the `<alias>_ALIAS` macros defined, the preset's parameters declared), validates
+/// each translation and builds the chain description from its naga modules, with the
+/// preset's LUTs read from disk. Diagnostics point into `sources`.
+pub fn translate_cgp(
+    sources: &mut SourceMap,
+    preset: &Preset,
+    fs: &dyn FileSystem,
+) -> Result<ChainDesc, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    let mut luts = Vec::new();
+    for l in &preset.textures {
+        match image_io::load_png(&l.resolved) {
+            Ok(img) => luts.push(img),
+            Err(e) => errors.push(e.with_note(format!("LUT `{}` of the preset", l.name))),
+        }
+    }
+    let sizes: Vec<Size> = luts.iter().map(|i| i.size).collect();
+    let spec = ChainSpec::from_preset(preset, &sizes);
+    let preset_parameters = translator::migrate::declared_parameters(preset, fs, &mut HashMap::new());
+    let mut passes = Vec::new();
+    for (i, (p, mut ps)) in preset.passes.iter().zip(spec.passes).enumerate() {
+        let context = preset.pass_context(i);
+        let mut defines: Vec<(String, Option<String>)> = vec![("PARAMETER_UNIFORM".into(), None)];
+        for a in context.aliases.iter().filter(|a| !a.is_empty()) {
+            defines.push((format!("{a}_ALIAS"), None));
+        }
+        let options = PpOptions { defines, ..PpOptions::default() };
+        let parsed = grammar::parse_file(sources, &p.shader_resolved, &options, fs);
+        let topts = TranslateOptions {
+            context: context.clone(),
+            preset_parameters: preset_parameters.clone(),
+            ..TranslateOptions::default()
+        };
+        let t = translate(sources, &parsed, &topts);
+        let note = |d: Diagnostic| d.with_note(format!("pass {i} of the preset ({})", p.shader_resolved.display()));
+        if t.diagnostics.iter().any(Diagnostic::is_error) || t.text.is_none() {
+            errors.extend(t.diagnostics.into_iter().filter(Diagnostic::is_error).map(note));
+            if !errors.iter().any(Diagnostic::is_error) {
+                errors.push(note(Diagnostic::error(codes::E_CHAIN_SHADER, "the translation produced no text")));
+            }
+            continue;
+        }
+        let Some(v) = validate_translation(&t, &ValidationContext::for_pass(&context)) else {
+            errors.push(note(Diagnostic::error(codes::E_CHAIN_SHADER, "the translation produced no text")));
+            continue;
+        };
+        if v.naga != Status::Ok {
+            errors.extend(v.diagnostics.into_iter().filter(Diagnostic::is_error).map(note));
+            errors.push(note(Diagnostic::error(codes::E_CHAIN_SHADER, "naga does not accept the translated pass")));
+            continue;
+        }
+        let mut vertex = None;
+        let mut fragment = None;
+        for (stage, m) in v.naga_modules {
+            match stage {
+                crate::validate::Stage::Vertex => vertex = Some(m),
+                crate::validate::Stage::Fragment => fragment = Some(m),
+            }
+        }
+        let (Some(vertex), Some(fragment)) = (vertex, fragment) else {
+            errors.push(note(Diagnostic::error(codes::E_CHAIN_SHADER, "a stage has no naga module")));
+            continue;
+        };
+        if let Some(f) = &v.meta.format {
+            ps.format = Format::parse(f);
+        }
+        if ps.alias.is_none() {
+            ps.alias = v.meta.name.clone();
+        }
+        passes.push(ChainPass {
+            vertex,
+            fragment,
+            spec: ps,
+            parameters: v.meta.parameters.iter().map(|q| (q.id.clone(), q.initial)).collect(),
+        });
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let luts = spec
+        .luts
+        .iter()
+        .zip(luts)
+        .map(|(l, img)| LutImage { name: l.name.clone(), size: img.size, rgba8: img.rgba8, sampling: l.sampling })
+        .collect();
+    Ok(ChainDesc { passes, luts, parameters: preset.parameters.clone() })
+}
+
+/// Renders `frames` frames of the translated chain (frame `f` reads
+/// [`frame_input`]`(images, f)`) and reads the last one back at viewport size.
+pub fn render_new(
+    gpu: Arc<Gpu>,
+    desc: ChainDesc,
+    images: &[InputImage],
+    frames: usize,
+    viewport: Size,
+) -> Result<RgbaF32Image, Vec<Diagnostic>> {
+    let mut chain = FilterChain::new(gpu, desc)?;
+    for f in 0..frames.max(1) {
+        let Some(input) = frame_input(images, f) else {
+            return Err(vec![Diagnostic::error(codes::E_CHAIN_IMAGE, "no input image")]);
+        };
+        chain.render(input, viewport)?;
+    }
+    chain.read_output().map(|p| from_pixels(&p)).map_err(|d| vec![d])
+}
+
+/// Renders the Cg original of `preset` on the CPU over the same frames and viewport.
+pub fn render_old(
+    preset: &Preset,
+    fs: &dyn FileSystem,
+    images: &[InputImage],
+    frames: usize,
+    viewport: Size,
+) -> Result<RgbaF32Image, Vec<Diagnostic>> {
+    let frames = frames.max(1);
+    let mut inputs = Vec::with_capacity(images.len());
+    for img in images {
+        let Some(r) = RgbaF32Image::from_rgba8(img.size.width, img.size.height, &img.rgba8) else {
+            return Err(vec![Diagnostic::error(codes::E_REF_INPUT, "an input image has the wrong byte count")]);
+        };
+        inputs.push(r);
+    }
+    reference::render_preset(&PresetRender {
+        preset,
+        fs,
+        frames: &inputs,
+        viewport: (viewport.width, viewport.height),
+        frame_count: frames,
+        parameters: &[],
+        luts: None,
+    })
+}

@@ -1,0 +1,227 @@
+//! `cg2slang compare`: renders a `.cgp` preset twice, the Cg original on the CPU
+//! reference renderer ("old") and its translation on the headless wgpu chain ("new",
+//! from the in-memory naga modules), and compares the two final frames.
+//!
+//! `cg2slang compare PRESET.cgp --image IN.png [--image IN2.png ...] [--frames N]
+//! [--viewport WxH] [--psnr DB] [--within PCT] --out-dir DIR [--force]`
+//!
+//! Frame `f` reads image `f % count` (the images repeat); `--frames` defaults to one per
+//! image and the viewport to the first image's size. DIR receives `old.png`, `new.png`,
+//! `diff.png` (differences amplified, see `runtime_check::compare::heatmap`) and
+//! `metrics.json`; every file is written atomically and none over an existing file
+//! without `--force` (checked before rendering). Prints a one-line verdict. Exit 0 when
+//! both thresholds are met (defaults 40 dB and 99.5 %), 1 below them or when the
+//! preset or its translation has errors, 2 on usage, I/O or GPU-availability errors.
+
+use super::output::write_atomic;
+use super::render::parse_size;
+use super::{write_stdout, Exit, Reporter};
+use clap::Args;
+use grammar::{RealFs, SourceMap};
+use runtime_check::chain::{image_io, Gpu};
+use runtime_check::codes;
+use runtime_check::compare::{self, Thresholds};
+use runtime_check::plan::Size;
+use runtime_check::reference::RgbaF32Image;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The Cg preset to compare.
+    #[arg(value_name = "PRESET.cgp")]
+    pub preset: PathBuf,
+
+    /// An input frame (PNG); give several for a sequence (repeated in order).
+    #[arg(long = "image", value_name = "IN.png", required = true)]
+    pub images: Vec<PathBuf>,
+
+    /// Frames to render (default: one per image).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub frames: Option<u64>,
+
+    /// The viewport (default: the first image's size).
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub viewport: Option<Size>,
+
+    /// The lowest acceptable PSNR in dB (over RGB).
+    #[arg(long, value_name = "DB", default_value_t = 40.0, value_parser = parse_finite)]
+    pub psnr: f64,
+
+    /// The lowest acceptable share of pixels within 2/255 on every RGB channel, in percent.
+    #[arg(long, value_name = "PCT", default_value_t = 99.5, value_parser = parse_percent)]
+    pub within: f64,
+
+    /// Where to write old.png, new.png, diff.png and metrics.json.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: PathBuf,
+
+    /// Overwrite existing output files.
+    #[arg(long)]
+    pub force: bool,
+}
+
+fn parse_finite(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(format!("`{s}` is not a finite number")),
+    }
+}
+
+fn parse_percent(s: &str) -> Result<f64, String> {
+    let v = parse_finite(s)?;
+    if (0.0..=100.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("`{s}` is not a percentage from 0 to 100"))
+    }
+}
+
+const FILES: [&str; 4] = ["old.png", "new.png", "diff.png", "metrics.json"];
+
+#[derive(Serialize)]
+struct JsonThresholds {
+    psnr: f64,
+    within_2_255: f64,
+}
+
+#[derive(Serialize)]
+struct JsonMetrics<'a> {
+    preset: String,
+    /// `null` when the images are identical (infinite PSNR).
+    psnr: Option<f64>,
+    max_abs_error: f64,
+    max_abs_error_255: f64,
+    /// Percent of pixels within 2/255 on every RGB channel.
+    within_2_255: f64,
+    pixels: usize,
+    thresholds: JsonThresholds,
+    passed: bool,
+    frames: u64,
+    viewport: [u32; 2],
+    adapter: &'a str,
+}
+
+fn png(image: &RgbaF32Image) -> Result<Vec<u8>, grammar::Diagnostic> {
+    image_io::encode_png(Size::new(image.width, image.height), &image.to_rgba8())
+}
+
+pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
+    if !args.force {
+        if let Some(p) = FILES.iter().map(|f| args.out_dir.join(f)).find(|p| p.exists()) {
+            reporter.error(&format!("cannot write {}: it already exists (use --force to overwrite)", p.display()));
+            return Exit::Failure;
+        }
+    }
+    let mut images = Vec::new();
+    for path in &args.images {
+        match image_io::load_png(path) {
+            Ok(i) => images.push(i),
+            Err(d) => {
+                reporter.diagnostics(&SourceMap::new(), &[d]);
+                return Exit::Failure;
+            }
+        }
+    }
+    let Some(first) = images.first() else {
+        reporter.error("no input image");
+        return Exit::Failure;
+    };
+    let viewport = args.viewport.unwrap_or(first.size);
+    let frames = args.frames.unwrap_or(images.len() as u64);
+
+    let mut sources = SourceMap::new();
+    let (preset, diags) = translator::preset::load_cgp(&mut sources, &args.preset, &RealFs);
+    reporter.diagnostics(&sources, &diags);
+    let Some(preset) = preset else {
+        return if args.preset.exists() { Exit::Errors } else { Exit::Failure };
+    };
+    let desc = match compare::translate_cgp(&mut sources, &preset, &RealFs) {
+        Ok(d) => d,
+        Err(d) => {
+            let code = if d.iter().all(|x| x.code == codes::E_CHAIN_IMAGE) { Exit::Failure } else { Exit::Errors };
+            reporter.diagnostics(&sources, &d);
+            return code;
+        }
+    };
+    let gpu = match Gpu::new() {
+        Ok(g) => Arc::new(g),
+        Err(d) => {
+            reporter.diagnostics(&sources, &[d]);
+            return Exit::Failure;
+        }
+    };
+    let adapter = gpu.describe();
+    let new = match compare::render_new(gpu, desc, &images, frames as usize, viewport) {
+        Ok(i) => i,
+        Err(d) => {
+            let code = if d.iter().any(|x| x.code == codes::E_CHAIN_GPU) { Exit::Failure } else { Exit::Errors };
+            reporter.diagnostics(&sources, &d);
+            return code;
+        }
+    };
+    let old = match compare::render_old(&preset, &RealFs, &images, frames as usize, viewport) {
+        Ok(i) => i,
+        Err(d) => {
+            reporter.diagnostics(&sources, &d);
+            return Exit::Errors;
+        }
+    };
+    let (metrics, diff) = match (compare::metrics(&old, &new), compare::heatmap(&old, &new)) {
+        (Ok(m), Ok(h)) => (m, h),
+        (Err(e), _) | (_, Err(e)) => {
+            reporter.error(&format!("cannot compare: {e}"));
+            return Exit::Errors;
+        }
+    };
+    let thresholds = Thresholds { psnr_db: args.psnr, within_pct: args.within };
+    let passed = metrics.passes(&thresholds);
+    let json = JsonMetrics {
+        preset: args.preset.display().to_string(),
+        psnr: metrics.psnr_finite(),
+        max_abs_error: metrics.max_abs_error,
+        max_abs_error_255: metrics.max_abs_error_255(),
+        within_2_255: metrics.within_2_255_pct,
+        pixels: metrics.pixels,
+        thresholds: JsonThresholds { psnr: thresholds.psnr_db, within_2_255: thresholds.within_pct },
+        passed,
+        frames,
+        viewport: [viewport.width, viewport.height],
+        adapter: &adapter,
+    };
+    let json = match serde_json::to_string_pretty(&json) {
+        Ok(s) => s + "\n",
+        Err(e) => {
+            reporter.error(&format!("cannot serialise the metrics: {e}"));
+            return Exit::Failure;
+        }
+    };
+    let mut outputs: Vec<(&str, Vec<u8>)> = Vec::new();
+    for (name, image) in [("old.png", &old), ("new.png", &new), ("diff.png", &diff)] {
+        match png(image) {
+            Ok(bytes) => outputs.push((name, bytes)),
+            Err(d) => {
+                reporter.diagnostics(&sources, &[d]);
+                return Exit::Failure;
+            }
+        }
+    }
+    outputs.push(("metrics.json", json.into_bytes()));
+    for (name, bytes) in &outputs {
+        let path: &Path = &args.out_dir.join(name);
+        if let Err(e) = write_atomic(path, bytes, args.force) {
+            reporter.error(&format!("cannot write {}: {e}", path.display()));
+            return Exit::Failure;
+        }
+    }
+    let line = format!("{}: {}\n", args.preset.display(), metrics.verdict(&thresholds));
+    if write_stdout(&line).is_err() {
+        return Exit::Failure;
+    }
+    if passed {
+        Exit::Clean
+    } else {
+        Exit::Errors
+    }
+}
