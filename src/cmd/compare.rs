@@ -14,18 +14,17 @@
 //! preset or its translation has errors, 2 on usage, I/O or GPU-availability errors.
 
 use super::output::write_atomic;
-use super::render::parse_size;
+use super::render::{gpu, load_images, parse_size};
 use super::{write_stdout, Exit, Reporter};
 use clap::Args;
 use grammar::{RealFs, SourceMap};
-use runtime_check::chain::{image_io, Gpu};
+use runtime_check::chain::image_io;
 use runtime_check::codes;
 use runtime_check::compare::{self, Thresholds};
 use runtime_check::plan::Size;
 use runtime_check::reference::RgbaF32Image;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 #[derive(Debug, Args)]
 pub struct CompareArgs {
@@ -114,16 +113,7 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     }
-    let mut images = Vec::new();
-    for path in &args.images {
-        match image_io::load_png(path) {
-            Ok(i) => images.push(i),
-            Err(d) => {
-                reporter.diagnostics(&SourceMap::new(), &[d]);
-                return Exit::Failure;
-            }
-        }
-    }
+    let Some(images) = load_images(&args.images, reporter) else { return Exit::Failure };
     let Some(first) = images.first() else {
         reporter.error("no input image");
         return Exit::Failure;
@@ -145,13 +135,7 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
             return code;
         }
     };
-    let gpu = match Gpu::new() {
-        Ok(g) => Arc::new(g),
-        Err(d) => {
-            reporter.diagnostics(&sources, &[d]);
-            return Exit::Failure;
-        }
-    };
+    let Some(gpu) = gpu(&sources, reporter) else { return Exit::Failure };
     let adapter = gpu.describe();
     let new = match compare::render_new(gpu, desc, &images, frames as usize, viewport) {
         Ok(i) => i,

@@ -90,33 +90,44 @@ fn write(path: &Path, bytes: &[u8], force: bool, reporter: &Reporter) -> bool {
     }
 }
 
+/// Reads the input frames; reports the first that cannot be read.
+pub fn load_images(paths: &[PathBuf], reporter: &Reporter) -> Option<Vec<runtime_check::chain::InputImage>> {
+    let mut images = Vec::with_capacity(paths.len());
+    for path in paths {
+        match image_io::load_png(path) {
+            Ok(i) => images.push(i),
+            Err(d) => {
+                reporter.diagnostics(&SourceMap::new(), &[d]);
+                return None;
+            }
+        }
+    }
+    Some(images)
+}
+
+/// The GPU adapter, or the diagnostic saying how to get one (lavapipe) reported.
+pub fn gpu(sources: &SourceMap, reporter: &Reporter) -> Option<Arc<Gpu>> {
+    match Gpu::new() {
+        Ok(g) => Some(Arc::new(g)),
+        Err(d) => {
+            reporter.diagnostics(sources, &[d]);
+            None
+        }
+    }
+}
+
 pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
     if !args.force && args.out.exists() {
         reporter.error(&format!("cannot write {}: it already exists (use --force to overwrite)", args.out.display()));
         return Exit::Failure;
     }
-    let mut images = Vec::new();
-    for path in &args.images {
-        match image_io::load_png(path) {
-            Ok(i) => images.push(i),
-            Err(d) => {
-                reporter.diagnostics(&SourceMap::new(), &[d]);
-                return Exit::Failure;
-            }
-        }
-    }
+    let Some(images) = load_images(&args.images, reporter) else { return Exit::Failure };
     let mut sources = SourceMap::new();
     let (desc, diags) = chain::preset::load_preset(&mut sources, &args.preset, &RealFs);
     reporter.diagnostics(&sources, &diags);
     let Some(mut desc) = desc else { return Exit::Errors };
     desc.parameters.extend(args.params.iter().cloned());
-    let gpu = match Gpu::new() {
-        Ok(g) => Arc::new(g),
-        Err(d) => {
-            reporter.diagnostics(&sources, &[d]);
-            return Exit::Failure;
-        }
-    };
+    let Some(gpu) = gpu(&sources, reporter) else { return Exit::Failure };
     let mut chain = match FilterChain::new(gpu, desc) {
         Ok(c) => c,
         Err(d) => {

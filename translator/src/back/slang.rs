@@ -675,7 +675,7 @@ impl<'a> StageWriter<'a> {
                     if let ExprKind::Var(Var::Global(h)) = e.kind {
                         work.push(h);
                     }
-                    stack.extend(children(&e.kind));
+                    stack.extend(e.kind.children());
                 }
             }
         }
@@ -2086,26 +2086,10 @@ fn has_side_effects(exprs: &Exprs, h: Handle<Expr>) -> bool {
     while let Some(x) = work.pop() {
         match &exprs[x].kind {
             ExprKind::Assign { .. } | ExprKind::IncDec { .. } | ExprKind::Call { .. } => return true,
-            ExprKind::Builtin { builtin, args } => {
-                if matches!(builtin, Builtin::Sincos | Builtin::Modf | Builtin::Frexp | Builtin::Clip) {
-                    return true;
-                }
-                work.extend(args.iter().copied());
+            ExprKind::Builtin { builtin: Builtin::Sincos | Builtin::Modf | Builtin::Frexp | Builtin::Clip, .. } => {
+                return true
             }
-            ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => {
-                work.push(*base)
-            }
-            ExprKind::Index { base, index } => work.extend([*base, *index]),
-            ExprKind::Unary { operand, .. } => work.push(*operand),
-            ExprKind::Binary { lhs, rhs, .. } => work.extend([*lhs, *rhs]),
-            ExprKind::Select { cond, accept, reject } => work.extend([*cond, *accept, *reject]),
-            ExprKind::Convert { value }
-            | ExprKind::Splat { value }
-            | ExprKind::Truncate { value }
-            | ExprKind::Reshape { value } => work.push(*value),
-            ExprKind::Construct { args } => work.extend(args.iter().copied()),
-            ExprKind::Sequence { exprs: l } => work.extend(l.iter().copied()),
-            ExprKind::Literal(_) | ExprKind::Var(_) => {}
+            k => work.extend(k.children()),
         }
     }
     false
@@ -2116,29 +2100,11 @@ fn is_constant_init(m: &Module, exprs: &Exprs, h: Handle<Expr>) -> bool {
     let mut work = vec![h];
     while let Some(x) = work.pop() {
         match &exprs[x].kind {
-            ExprKind::Var(Var::Global(g)) => {
-                let g = &m.globals[*g];
-                if !g.is_const {
-                    return false;
-                }
-            }
+            ExprKind::Var(Var::Global(g)) if m.globals[*g].is_const => {}
             ExprKind::Var(_) | ExprKind::Call { .. } | ExprKind::Assign { .. } | ExprKind::IncDec { .. } => {
                 return false
             }
-            ExprKind::Builtin { args, .. } | ExprKind::Construct { args } => work.extend(args.iter().copied()),
-            ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => {
-                work.push(*base)
-            }
-            ExprKind::Index { base, index } => work.extend([*base, *index]),
-            ExprKind::Unary { operand, .. } => work.push(*operand),
-            ExprKind::Binary { lhs, rhs, .. } => work.extend([*lhs, *rhs]),
-            ExprKind::Select { cond, accept, reject } => work.extend([*cond, *accept, *reject]),
-            ExprKind::Convert { value }
-            | ExprKind::Splat { value }
-            | ExprKind::Truncate { value }
-            | ExprKind::Reshape { value } => work.push(*value),
-            ExprKind::Sequence { exprs: l } => work.extend(l.iter().copied()),
-            ExprKind::Literal(_) => {}
+            k => work.extend(k.children()),
         }
     }
     true
@@ -2164,30 +2130,8 @@ fn naga_constant(m: &Module, exprs: &Exprs, h: Handle<Expr>, deferred: &HashSet<
             ExprKind::Binary { op: BinaryOp::Div, .. } if matches!(crate::sema::const_eval::eval_scalar(m, exprs, x, 0), Some(Literal::Float(f)) if !(f as f32).is_finite()) => {
                 return false
             }
-            k => work.extend(children(k)),
+            k => work.extend(k.children()),
         }
     }
     true
-}
-
-/// The direct children of an expression.
-fn children(k: &ExprKind) -> Vec<Handle<Expr>> {
-    match k {
-        ExprKind::Literal(_) | ExprKind::Var(_) => vec![],
-        ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => {
-            vec![*base]
-        }
-        ExprKind::Index { base, index } => vec![*base, *index],
-        ExprKind::Unary { operand, .. } => vec![*operand],
-        ExprKind::Binary { lhs, rhs, .. } => vec![*lhs, *rhs],
-        ExprKind::Select { cond, accept, reject } => vec![*cond, *accept, *reject],
-        ExprKind::Convert { value }
-        | ExprKind::Splat { value }
-        | ExprKind::Truncate { value }
-        | ExprKind::Reshape { value } => vec![*value],
-        ExprKind::Construct { args } | ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.clone(),
-        ExprKind::Assign { target, value, .. } => vec![*target, *value],
-        ExprKind::IncDec { target, .. } => vec![*target],
-        ExprKind::Sequence { exprs } => exprs.clone(),
-    }
 }

@@ -268,6 +268,30 @@ pub enum ExprKind {
     },
 }
 
+impl ExprKind {
+    /// The direct operands, in evaluation order.
+    pub fn children(&self) -> Vec<Handle<Expr>> {
+        match self {
+            ExprKind::Literal(_) | ExprKind::Var(_) => vec![],
+            ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => {
+                vec![*base]
+            }
+            ExprKind::Index { base, index } => vec![*base, *index],
+            ExprKind::Unary { operand, .. } => vec![*operand],
+            ExprKind::Binary { lhs, rhs, .. } => vec![*lhs, *rhs],
+            ExprKind::Select { cond, accept, reject } => vec![*cond, *accept, *reject],
+            ExprKind::Convert { value }
+            | ExprKind::Splat { value }
+            | ExprKind::Truncate { value }
+            | ExprKind::Reshape { value } => vec![*value],
+            ExprKind::Construct { args } | ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.clone(),
+            ExprKind::Assign { target, value, .. } => vec![*target, *value],
+            ExprKind::IncDec { target, .. } => vec![*target],
+            ExprKind::Sequence { exprs } => exprs.clone(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
     pub kind: ExprKind,

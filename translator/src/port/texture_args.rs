@@ -253,27 +253,6 @@ fn roots(block: &Block, out: &mut Vec<Handle<Expr>>) {
     }
 }
 
-fn children(k: &ExprKind) -> Vec<Handle<Expr>> {
-    match k {
-        ExprKind::Literal(_) | ExprKind::Var(_) => vec![],
-        ExprKind::Member { base, .. } | ExprKind::Swizzle { base, .. } | ExprKind::MatrixElements { base, .. } => {
-            vec![*base]
-        }
-        ExprKind::Index { base, index } => vec![*base, *index],
-        ExprKind::Unary { operand, .. } => vec![*operand],
-        ExprKind::Binary { lhs, rhs, .. } => vec![*lhs, *rhs],
-        ExprKind::Select { cond, accept, reject } => vec![*cond, *accept, *reject],
-        ExprKind::Convert { value }
-        | ExprKind::Splat { value }
-        | ExprKind::Truncate { value }
-        | ExprKind::Reshape { value } => vec![*value],
-        ExprKind::Construct { args } | ExprKind::Call { args, .. } | ExprKind::Builtin { args, .. } => args.clone(),
-        ExprKind::Assign { target, value, .. } => vec![*target, *value],
-        ExprKind::IncDec { target, .. } => vec![*target],
-        ExprKind::Sequence { exprs } => exprs.clone(),
-    }
-}
-
 /// Reports every use of a flattened parameter of `h` that needs the whole struct: only
 /// member reads and passing it on to another flattened parameter can be rewritten.
 fn check_uses(
@@ -289,7 +268,7 @@ fn check_uses(
     let mut whole: Vec<Handle<Expr>> = stack.clone();
     while let Some(e) = stack.pop() {
         let kind = &f.exprs[e].kind;
-        let kids = children(kind);
+        let kids = kind.children();
         for (n, &c) in kids.iter().enumerate() {
             let fine = match kind {
                 ExprKind::Member { .. } => true,
