@@ -10,6 +10,8 @@ filter 0 on every row, zlib level 9), so the bytes depend only on this script.
 Images (corpus/retroarch/images/):
   testcard_64x48.png  pixel-art test card: colour bars, a checkerboard, a
                       1-pixel grid, a grey ramp and hard diagonal/box edges
+  testcard_moved_64x48.png  the test card moved 3 right and 2 down (wrapping):
+                      the next frame of a sequence, for history and feedback
   gradient_32x32.png  smooth two-axis gradient (R = x, G = y, B = inverse)
   edges_16x16.png     hard edges only: a diagonal staircase and a box
 LUTs (corpus/retroarch/luts/):
@@ -75,6 +77,12 @@ def testcard(x, y):
     return (0, 0, 64)
 
 
+def testcard_moved(x, y):
+    # The test card one frame later: moved 3 pixels right and 2 down (wrapping),
+    # so history and feedback presets see motion between frames.
+    return testcard((x - 3) % 64, (y - 2) % 48)
+
+
 def gradient(x, y):
     return (clamp8(x * 255 / 31), clamp8(y * 255 / 31), clamp8(255 - (x + y) * 255 / 62))
 
@@ -121,6 +129,7 @@ def ramp(x, y):
 
 OUTPUTS = [
     ("images/testcard_64x48.png", 64, 48, testcard),
+    ("images/testcard_moved_64x48.png", 64, 48, testcard_moved),
     ("images/gradient_32x32.png", 32, 32, gradient),
     ("images/edges_16x16.png", 16, 16, edges),
     ("luts/grade_256x16.png", 256, 16, grade),

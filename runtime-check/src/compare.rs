@@ -8,8 +8,9 @@
 //!   [`Metrics::passes`] the verdict against [`Thresholds`] (defaults: 40 dB PSNR and
 //!   99.5 % of pixels within 2/255).
 //! - [`translate_cgp`]: a loaded `.cgp` to a [`ChainDesc`] of in-memory naga modules
-//!   (every pass translated as `migrate` does, then validated); [`render_new`] renders
-//!   it, [`render_old`] renders the Cg original.
+//!   (every pass translated as `migrate` does; the canonical text compiled by glslang
+//!   to SPIR-V as RetroArch does, then read by naga, see [`crate::chain::slang`]);
+//!   [`render_new`] renders it, [`render_old`] renders the Cg original.
 //!
 //! **Metric definitions.** Every metric is over the **RGB** channels only: the final
 //! image is what RetroArch shows, and the display ignores alpha. Channels are clamped
@@ -22,11 +23,11 @@
 //! threshold; the old side never shares the translator's porting rules (it interprets
 //! the Cg IR itself), so a broken rule cannot break both sides alike.
 
+use crate::chain::slang::compile_slang;
 use crate::chain::{image_io, ChainDesc, ChainPass, FilterChain, Gpu, InputImage, LutImage, Pixels};
 use crate::codes;
 use crate::plan::{ChainSpec, Format, Size};
 use crate::reference::{self, PresetRender, RgbaF32Image};
-use crate::validate::{validate_translation, Status, ValidationContext};
 use grammar::{Diagnostic, FileSystem, PpOptions, SourceMap};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -197,6 +198,18 @@ pub fn translate_cgp(
     preset: &Preset,
     fs: &dyn FileSystem,
 ) -> Result<ChainDesc, Vec<Diagnostic>> {
+    translate_cgp_edited(sources, preset, fs, &|_, text| text)
+}
+
+/// [`translate_cgp`], with `edit` applied to each pass's canonical text (given the Cg
+/// file it came from) before it is compiled: the mutation tests break one porting rule
+/// in the output this way and show that the comparison catches it.
+pub fn translate_cgp_edited(
+    sources: &mut SourceMap,
+    preset: &Preset,
+    fs: &dyn FileSystem,
+    edit: &dyn Fn(&std::path::Path, String) -> String,
+) -> Result<ChainDesc, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let mut luts = Vec::new();
     for l in &preset.textures {
@@ -231,27 +244,19 @@ pub fn translate_cgp(
             }
             continue;
         }
-        let Some(v) = validate_translation(&t, &ValidationContext::for_pass(&context)) else {
-            errors.push(note(Diagnostic::error(codes::E_CHAIN_SHADER, "the translation produced no text")));
-            continue;
-        };
-        if v.naga != Status::Ok {
-            errors.extend(v.diagnostics.into_iter().filter(Diagnostic::is_error).map(note));
-            errors.push(note(Diagnostic::error(codes::E_CHAIN_SHADER, "naga does not accept the translated pass")));
-            continue;
-        }
-        let mut vertex = None;
-        let mut fragment = None;
-        for (stage, m) in v.naga_modules {
-            match stage {
-                crate::validate::Stage::Vertex => vertex = Some(m),
-                crate::validate::Stage::Fragment => fragment = Some(m),
+        // The canonical text, compiled as RetroArch compiles it (glslang to SPIR-V), is
+        // what "new" renders: the naga dialect only serves naga's own validation.
+        let Some(text) = t.text else { continue };
+        let text = edit(&p.shader_resolved, text);
+        let origin = p.shader_resolved.with_extension("slang");
+        let v = match compile_slang(&origin, &text, None) {
+            Ok(v) => v,
+            Err(ds) => {
+                errors.extend(ds.into_iter().map(note));
+                continue;
             }
-        }
-        let (Some(vertex), Some(fragment)) = (vertex, fragment) else {
-            errors.push(note(Diagnostic::error(codes::E_CHAIN_SHADER, "a stage has no naga module")));
-            continue;
         };
+        let (vertex, fragment) = (v.vertex, v.fragment);
         if let Some(f) = &v.meta.format {
             ps.format = Format::parse(f);
         }

@@ -23,12 +23,27 @@ pub struct Gpu {
     uncaptured: Arc<Mutex<Vec<String>>>,
 }
 
+/// Which adapter [`Gpu::open`] takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdapterChoice {
+    /// A hardware adapter when there is one, else the software one.
+    PreferHardware,
+    /// The software adapter (lavapipe) only: results that must not depend on the
+    /// machine's GPU, such as committed comparison metrics.
+    Software,
+}
+
 /// Largest push-constant block RetroArch accepts.
 pub const MAX_IMMEDIATES: u32 = 128;
 
 impl Gpu {
     /// Opens the first usable adapter (hardware preferred, software accepted).
     pub fn new() -> Result<Gpu, Diagnostic> {
+        Gpu::open(AdapterChoice::PreferHardware)
+    }
+
+    /// Opens the adapter `choice` asks for.
+    pub fn open(choice: AdapterChoice) -> Result<Gpu, Diagnostic> {
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor {
             backends: wgpu::Backends::VULKAN,
             flags: wgpu::InstanceFlags::empty(),
@@ -36,17 +51,21 @@ impl Gpu {
         });
         let options = wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,
-            force_fallback_adapter: false,
+            force_fallback_adapter: choice == AdapterChoice::Software,
             compatible_surface: None,
             apply_limit_buckets: false,
         };
         let adapter = match pollster::block_on(instance.request_adapter(&options)) {
             Ok(a) => a,
+            Err(e) if choice == AdapterChoice::Software => return Err(no_adapter(&e.to_string())),
             Err(_) => {
                 let fallback = wgpu::RequestAdapterOptions { force_fallback_adapter: true, ..options };
                 pollster::block_on(instance.request_adapter(&fallback)).map_err(|e| no_adapter(&e.to_string()))?
             }
         };
+        if choice == AdapterChoice::Software && adapter.get_info().device_type != wgpu::DeviceType::Cpu {
+            return Err(no_adapter(&format!("`{}` is not a software adapter", adapter.get_info().name)));
+        }
         let wanted = wgpu::Features::IMMEDIATES
             | wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER
             | wgpu::Features::FLOAT32_FILTERABLE;

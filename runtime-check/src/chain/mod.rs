@@ -27,6 +27,6 @@ pub mod run;
 pub mod slang;
 pub mod textures;
 
-pub use device::Gpu;
+pub use device::{AdapterChoice, Gpu};
 pub use run::{ChainDesc, ChainPass, FilterChain, InputImage, LutImage};
 pub use textures::Pixels;

@@ -206,12 +206,32 @@ impl PassInterface {
 
 /// Turns a naga module into a wgpu shader module.
 pub fn shader_module(gpu: &Gpu, label: &str, module: &Module) -> Result<wgpu::ShaderModule, Diagnostic> {
+    preflight_spirv(label, module)?;
     gpu.scoped(&format!("creating the shader module of {label}"), || {
         gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(label),
             source: wgpu::ShaderSource::Naga(Cow::Owned(module.clone())),
         })
     })
+}
+
+/// Runs naga's SPIR-V writer, which wgpu runs on the module later on a Vulkan adapter,
+/// once here, isolated: it can panic on modules naga's validator accepted (naga 30:
+/// "Expression [n] is not cached"), and inside wgpu that panic would end the process.
+fn preflight_spirv(label: &str, module: &Module) -> Result<(), Diagnostic> {
+    let fail = |msg: String| Diagnostic::error(codes::E_CHAIN_SHADER, format!("{label}: {msg}"));
+    let outcome = crate::validate::naga::isolate(|| {
+        let mut validator =
+            naga::valid::Validator::new(naga::valid::ValidationFlags::all(), crate::validate::naga::capabilities());
+        let info = validator.validate(module).map_err(|e| format!("naga validation: {}", e.as_inner()))?;
+        naga::back::spv::write_vec(module, &info, &naga::back::spv::Options::default(), None)
+            .map(drop)
+            .map_err(|e| format!("naga's SPIR-V writer: {e}"))
+    });
+    match outcome {
+        Ok(r) => r.map_err(fail),
+        Err(panic) => Err(fail(format!("naga's SPIR-V writer panicked: {panic}"))),
+    }
 }
 
 impl PassPipeline {

@@ -38,7 +38,13 @@ fn shader_error(path: &Path, msg: impl std::fmt::Display) -> Diagnostic {
 pub fn load_slang(path: &Path, fs: &dyn FileSystem) -> Result<SlangPass, Vec<Diagnostic>> {
     let bytes = fs.read(path).map_err(|e| vec![shader_error(path, format!("cannot read the shader: {e}"))])?;
     let (text, _) = grammar::source::decode(bytes);
-    let stages = split_stages_with(&text, Some(Includes { path, fs }));
+    compile_slang(path, &text, Some(Includes { path, fs }))
+}
+
+/// Compiles the text of a `.slang` file as [`load_slang`] does; `path` names it in
+/// diagnostics, `includes` resolves its `#include`s (none: an include is an error).
+pub fn compile_slang(path: &Path, text: &str, includes: Option<Includes>) -> Result<SlangPass, Vec<Diagnostic>> {
+    let stages = split_stages_with(text, includes);
     let located = |line: Option<u32>, msg: &str| match line {
         Some(l) => shader_error(path, format!("line {l}: {msg}")),
         None => shader_error(path, msg),

@@ -136,8 +136,15 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
         }
         Fmod => {
             let t = ty_name(a(0)?.ty)?;
+            // The Cg standard library's own definition, which its compiler inlined:
+            // frac of |x/y| scaled back, so its rounding (fmod(4.0, 3.0) is not exactly
+            // 1.0) is reproduced and not only its sign rule.
+            let sign = match t.as_str() {
+                "float" => "x < 0.0 ? -c : c".to_string(),
+                _ => format!("mix(c, -c, lessThan(x, {t}(0.0)))"),
+            };
             let name = helper(helpers, "cg_fmod", &t, format!(
-                "// Cg fmod: the remainder has the sign of x (GLSL mod floors).\n{t} cg_fmod({t} x, {t} y)\n{{\n    return x - y * trunc(x / y);\n}}\n"
+                "// Cg fmod: the remainder has the sign of x (GLSL mod floors).\n{t} cg_fmod({t} x, {t} y)\n{{\n    {t} c = fract(abs(x / y)) * abs(y);\n    return {sign};\n}}\n"
             ));
             same(&name)
         }
@@ -322,7 +329,8 @@ mod tests {
         );
         assert_eq!(map(Builtin::Saturate, &[arg("x", v3)], v3, &mut h).unwrap().0, "clamp(x, 0.0, 1.0)");
         assert_eq!(map(Builtin::Fmod, &[arg("x", v3), arg("y", v3)], v3, &mut h).unwrap().0, "cg_fmod(x, y)");
-        assert!(h["cg_fmod/vec3"].contains("x - y * trunc(x / y)"), "fmod truncates");
+        assert!(h["cg_fmod/vec3"].contains("fract(abs(x / y)) * abs(y)"), "fmod is Cg's frac form");
+        assert!(h["cg_fmod/vec3"].contains("lessThan(x, vec3(0.0))"), "the sign follows x");
         let m = map(Builtin::GlslMod, &[arg("x", v3), arg("y", Type::FLOAT)], v3, &mut h).unwrap().0;
         assert_eq!(m, "mod(x, y)", "GLSL mod keeps its flooring meaning");
         assert_eq!(map(Builtin::Round, &[arg("x", Type::FLOAT)], Type::FLOAT, &mut h).unwrap().0, "roundEven(x)");

@@ -1,0 +1,180 @@
+//! Old versus new for the whole corpus: every `.cgp` under `corpus/retroarch/` is
+//! rendered by the CPU reference (the Cg original) and by the GPU chain on the
+//! software adapter (lavapipe, so the numbers do not depend on the machine's GPU), and
+//! must pass the default thresholds. The metrics are snapshotted
+//! (`snapshots/compare/`), so a change that moves any preset's numbers shows in review.
+//! Adding a preset adds its line.
+//!
+//! Then the mutation tests: each breaks one porting rule in the translated text the
+//! way a wrong port would (mul operand order, PASS# numbering, fmod as GLSL mod, a
+//! dropped float-to-int conversion) and shows that the comparison of a corpus preset
+//! exercising the rule fails.
+//!
+//! The inputs are the test card and the test card moved by (3, 2) pixels, alternating
+//! over three frames (history and feedback see motion), at 128x96: twice the card's
+//! size, so every 2x2 quad of the final pass covers a single source texel. At
+//! non-integer or odd scales, nearest sampling at exact texel edges and the GPU's
+//! choice between coarse and fine derivatives decide some pixels either way, which is
+//! implementation latitude, not a translation fault.
+
+use grammar::{RealFs, SourceMap};
+use runtime_check::chain::{image_io, AdapterChoice, Gpu, InputImage};
+use runtime_check::compare::{self, metrics, Metrics, Thresholds};
+use runtime_check::plan::Size;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+const VIEWPORT: Size = Size::new(128, 96);
+const FRAMES: usize = 3;
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/retroarch")
+}
+
+fn gpu() -> Arc<Gpu> {
+    static GPU: OnceLock<Arc<Gpu>> = OnceLock::new();
+    GPU.get_or_init(|| match Gpu::open(AdapterChoice::Software) {
+        Ok(g) => Arc::new(g),
+        Err(d) => panic!("no software Vulkan adapter ({}): install mesa-vulkan-drivers (lavapipe); CI does", d.message),
+    })
+    .clone()
+}
+
+fn inputs() -> Vec<InputImage> {
+    ["testcard_64x48.png", "testcard_moved_64x48.png"]
+        .iter()
+        .map(|i| image_io::load_png(&corpus().join("images").join(i)).unwrap_or_else(|d| panic!("{i}: {d:?}")))
+        .collect()
+}
+
+/// Old versus new for one preset, with `edit` applied to each pass's translation.
+fn compare_edited(path: &Path, edit: &dyn Fn(&Path, String) -> String) -> Result<Metrics, String> {
+    let mut sources = SourceMap::new();
+    let (preset, diags) = translator::preset::load_cgp(&mut sources, path, &RealFs);
+    let preset = preset.ok_or_else(|| format!("does not load: {diags:?}"))?;
+    let desc = compare::translate_cgp_edited(&mut sources, &preset, &RealFs, edit)
+        .map_err(|d| format!("does not translate: {:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()))?;
+    let images = inputs();
+    let new = compare::render_new(gpu(), desc, &images, FRAMES, VIEWPORT)
+        .map_err(|d| format!("GPU render failed: {:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()))?;
+    let old = compare::render_old(&preset, &RealFs, &images, FRAMES, VIEWPORT)
+        .map_err(|d| format!("reference render failed: {:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()))?;
+    metrics(&old, &new).map_err(|e| e.to_string())
+}
+
+fn presets() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(corpus())
+        .expect("corpus/retroarch")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "cgp"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// A snapshot line: numbers rounded so that only a real change moves them.
+fn line(name: &str, m: &Metrics, t: &Thresholds) -> String {
+    let psnr = m.psnr_finite().map_or("identical".to_string(), |p| format!("{p:.0} dB"));
+    format!(
+        "{name:<22} {} psnr {psnr:<9} max {:>3.0}/255  within 2/255 {:.1}%",
+        if m.passes(t) { "PASS" } else { "FAIL" },
+        m.max_abs_error_255(),
+        m.within_2_255_pct
+    )
+}
+
+#[test]
+fn every_corpus_preset_matches_its_original() {
+    let t = Thresholds::default();
+    let mut table = String::new();
+    let mut failures = Vec::new();
+    for path in presets() {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        match compare_edited(&path, &|_, text| text) {
+            Ok(m) => {
+                let _ = writeln!(table, "{}", line(&name, &m, &t));
+                if !m.passes(&t) {
+                    failures.push(format!("{name}: {}", m.verdict(&t)));
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(table, "{name:<22} ERROR {e}");
+                failures.push(format!("{name}: {e}"));
+            }
+        }
+    }
+    assert!(presets().len() >= 15, "the corpus has at least 15 presets");
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/compare"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.bind(|| insta::assert_snapshot!("corpus_metrics", table));
+    assert!(failures.is_empty(), "presets below the thresholds:\n{}", failures.join("\n"));
+}
+
+/// Applies `from -> to` to the translation of `shader` only, asserting it changed
+/// something (so a mutation cannot silently stop applying).
+fn mutate(preset: &str, shader: &str, rewrite: &dyn Fn(&str) -> String) -> Metrics {
+    let applied = std::sync::atomic::AtomicBool::new(false);
+    let edit = |path: &Path, text: String| {
+        if path.file_name().is_some_and(|n| n == shader) {
+            let out = rewrite(&text);
+            if out != text {
+                applied.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            out
+        } else {
+            text
+        }
+    };
+    let m = compare_edited(&corpus().join(preset), &edit).unwrap_or_else(|e| panic!("{preset}: {e}"));
+    assert!(applied.into_inner(), "the mutation did not apply to {shader}");
+    m
+}
+
+fn assert_caught(preset: &str, m: &Metrics) {
+    let t = Thresholds::default();
+    eprintln!("{preset} with the rule broken: {}", m.verdict(&t));
+    assert!(!m.passes(&t), "{preset}: the broken rule went unnoticed: {}", m.verdict(&t));
+}
+
+#[test]
+fn swapping_mul_operands_is_caught() {
+    // mul(v, M) is v * M in GLSL; the porting guide's M * v transposes the matrix.
+    let m = mutate("ntsc.cgp", "ntsc_decode.cg", &|t| t.replace("yiq2rgb * yiq", "yiq * yiq2rgb"));
+    assert_caught("ntsc.cgp", &m);
+}
+
+#[test]
+fn off_by_one_pass_numbering_is_caught() {
+    // Cg's PASS1 is the output of pass 0 (PassOutput0); reading PASSk as PassOutputk
+    // shows the wrong pass.
+    let m = mutate("passprev.cgp", "pass_reader.cg", &|t| {
+        t.replace("PassOutputSize1", "PassOutputSize2")
+            .replace("PassOutput1", "PassOutput2")
+            .replace("PassOutputSize0", "PassOutputSize1")
+            .replace("PassOutput0", "PassOutput1")
+    });
+    assert_caught("passprev.cgp", &m);
+}
+
+#[test]
+fn fmod_as_glsl_mod_is_caught() {
+    // Cg's fmod keeps the sign of x; GLSL's mod floors (mod(-1, 8) = 7).
+    let m = mutate("language-tour-b.cgp", "fmod_negative.cg", &|t| {
+        t.replace("float r = cg_fmod(", "float r = mod(").replace("vec2 rv = cg_fmod(", "vec2 rv = mod(")
+    });
+    assert_caught("language-tour-b.cgp", &m);
+}
+
+#[test]
+fn a_dropped_float_to_int_conversion_is_caught() {
+    // `int band = luma * 4.0` truncates in Cg; keeping the fraction loses the bands.
+    let m = mutate("language-tour-b.cgp", "implicit_casts.cg", &|t| {
+        t.replace(
+            "int band = int(dot(res, vec3(0.299, 0.587, 0.114)) * 4.0);",
+            "float band = dot(res, vec3(0.299, 0.587, 0.114)) * 4.0;",
+        )
+    });
+    assert_caught("language-tour-b.cgp", &m);
+}
