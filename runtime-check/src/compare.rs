@@ -327,3 +327,40 @@ pub fn render_old(
         luts: None,
     })
 }
+
+/// The outcome of one whole comparison.
+pub struct Comparison {
+    pub metrics: Metrics,
+    pub old: RgbaF32Image,
+    pub new: RgbaF32Image,
+}
+
+/// Loads the `.cgp` at `path`, translates it with `edit` applied (see
+/// [`translate_cgp_edited`]; the identity for a plain comparison), renders the new side
+/// on `gpu` and the old side on the CPU, and measures. Diagnostics point into `sources`.
+/// `gpu_lock` serialises the GPU side when comparisons run on several threads.
+#[allow(clippy::too_many_arguments)]
+pub fn compare_cgp(
+    sources: &mut SourceMap,
+    path: &std::path::Path,
+    fs: &dyn FileSystem,
+    gpu: (&Arc<Gpu>, &std::sync::Mutex<()>),
+    images: &[InputImage],
+    frames: usize,
+    viewport: Size,
+    edit: &dyn Fn(&std::path::Path, String) -> String,
+) -> Result<Comparison, Vec<Diagnostic>> {
+    let (preset, diags) = translator::preset::load_cgp(sources, path, fs);
+    let Some(preset) = preset else {
+        return Err(diags.into_iter().filter(Diagnostic::is_error).collect());
+    };
+    let desc = translate_cgp_edited(sources, &preset, fs, edit)?;
+    let new = {
+        let _serial = gpu.1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        render_new(gpu.0.clone(), desc, images, frames, viewport)?
+    };
+    let old = render_old(&preset, fs, images, frames, viewport)?;
+    let metrics = metrics(&old, &new)
+        .map_err(|e| vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))])?;
+    Ok(Comparison { metrics, old, new })
+}

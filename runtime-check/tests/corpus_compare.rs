@@ -19,11 +19,11 @@
 
 use grammar::{RealFs, SourceMap};
 use runtime_check::chain::{image_io, AdapterChoice, Gpu, InputImage};
-use runtime_check::compare::{self, metrics, Metrics, Thresholds};
+use runtime_check::compare::{self, Metrics, Thresholds};
 use runtime_check::plan::Size;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 const VIEWPORT: Size = Size::new(128, 96);
 const FRAMES: usize = 3;
@@ -50,17 +50,11 @@ fn inputs() -> Vec<InputImage> {
 
 /// Old versus new for one preset, with `edit` applied to each pass's translation.
 fn compare_edited(path: &Path, edit: &dyn Fn(&Path, String) -> String) -> Result<Metrics, String> {
+    static LOCK: Mutex<()> = Mutex::new(());
     let mut sources = SourceMap::new();
-    let (preset, diags) = translator::preset::load_cgp(&mut sources, path, &RealFs);
-    let preset = preset.ok_or_else(|| format!("does not load: {diags:?}"))?;
-    let desc = compare::translate_cgp_edited(&mut sources, &preset, &RealFs, edit)
-        .map_err(|d| format!("does not translate: {:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()))?;
-    let images = inputs();
-    let new = compare::render_new(gpu(), desc, &images, FRAMES, VIEWPORT)
-        .map_err(|d| format!("GPU render failed: {:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()))?;
-    let old = compare::render_old(&preset, &RealFs, &images, FRAMES, VIEWPORT)
-        .map_err(|d| format!("reference render failed: {:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()))?;
-    metrics(&old, &new).map_err(|e| e.to_string())
+    compare::compare_cgp(&mut sources, path, &RealFs, (&gpu(), &LOCK), &inputs(), FRAMES, VIEWPORT, edit)
+        .map(|c| c.metrics)
+        .map_err(|d| format!("{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()))
 }
 
 fn presets() -> Vec<PathBuf> {

@@ -9,6 +9,7 @@
 //! and preset with its diagnostics. A progress bar shows on a terminal only.
 //! Exit 0 when everything translated, 1 when some input failed, 2 on usage/I/O errors.
 
+use super::migrate_compare::{compare_all, CompareSetup, PresetComparison};
 use super::output::{write_atomic, WriteError};
 use super::{Exit, Reporter};
 use clap::Args;
@@ -43,6 +44,23 @@ pub struct MigrateArgs {
     /// Skip validation of the emitted shaders.
     #[arg(long)]
     pub no_validate: bool,
+
+    /// After writing, compare old and new for every translated preset (CPU reference of
+    /// the Cg original against the GPU chain of the translation) and report the metrics.
+    #[arg(long, requires = "compare_images")]
+    pub compare: bool,
+
+    /// An input frame for `--compare` (PNG); several make a sequence.
+    #[arg(long = "compare-image", value_name = "IN.png", requires = "compare")]
+    pub compare_images: Vec<PathBuf>,
+
+    /// Frames each comparison renders.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub compare_frames: u64,
+
+    /// The comparison viewport (default: twice the first image's size).
+    #[arg(long, value_name = "WxH", value_parser = super::render::parse_size)]
+    pub compare_viewport: Option<runtime_check::plan::Size>,
 }
 
 #[derive(Serialize)]
@@ -80,6 +98,23 @@ struct JsonPreset {
     passes: usize,
     passes_translated: usize,
     diagnostics: Vec<JsonDiagnostic>,
+    /// With `--compare`, for presets that translated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<PresetComparison>,
+}
+
+#[derive(Serialize)]
+struct JsonCompareSummary {
+    compared: usize,
+    passed: usize,
+    failed: usize,
+    errors: usize,
+    frames: u64,
+    viewport: [u32; 2],
+    psnr_threshold: f64,
+    within_2_255_threshold: f64,
+    adapter: String,
+    seconds: f64,
 }
 
 #[derive(Serialize)]
@@ -98,6 +133,9 @@ struct JsonSummary {
     /// Paths skipped because a `.cg2slangignore` lists them.
     ignored_paths: usize,
     validated: usize,
+    /// With `--compare`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<JsonCompareSummary>,
     seconds: f64,
 }
 
@@ -217,6 +255,26 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     };
+    let compare_setup = if args.compare {
+        let Some(images) = super::render::load_images(&args.compare_images, reporter) else { return Exit::Failure };
+        let Some(first) = images.first() else {
+            reporter.error("--compare needs at least one --compare-image");
+            return Exit::Failure;
+        };
+        let viewport = args
+            .compare_viewport
+            .unwrap_or(runtime_check::plan::Size::new(first.size.width * 2, first.size.height * 2));
+        let Some(gpu) = super::render::gpu(&grammar::SourceMap::new(), reporter) else { return Exit::Failure };
+        Some(CompareSetup {
+            gpu,
+            images,
+            frames: args.compare_frames as usize,
+            viewport,
+            thresholds: runtime_check::compare::Thresholds::default(),
+        })
+    } else {
+        None
+    };
     let cg_files: usize = roots.iter().map(|r| r.cg.len()).sum();
     let cgp_files: usize = roots.iter().map(|r| r.cgp.len()).sum();
 
@@ -228,17 +286,7 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     };
-    let bar = if std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(0);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{spinner} translating [{bar:40}] {pos}/{len} {elapsed}")
-        {
-            b.set_style(style.progress_chars("=> "));
-        }
-        Some(b)
-    } else {
-        None
-    };
+    let bar = progress_bar("translating", 0);
     let progress = |n: usize, total: usize| {
         if let Some(b) = &bar {
             b.set_length(total as u64);
@@ -306,6 +354,42 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
         }
     }
 
+    // Compare.
+    let compare_start = std::time::Instant::now();
+    let compared: Vec<usize> = (0..plan.presets.len()).filter(|&i| plan.presets[i].text.is_some()).collect();
+    let mut comparisons: Vec<Option<PresetComparison>> = vec![None; plan.presets.len()];
+    if let Some(setup) = &compare_setup {
+        let paths: Vec<PathBuf> = compared.iter().map(|&i| plan.presets[i].source.clone()).collect();
+        let bar = progress_bar("comparing", paths.len());
+        let tick = || {
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+        };
+        let results = pool.install(|| compare_all(&paths, setup, &tick));
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        for (&i, r) in compared.iter().zip(results) {
+            comparisons[i] = Some(r);
+        }
+    }
+    let compare_summary = compare_setup.as_ref().map(|setup| {
+        let count = |status: &str| comparisons.iter().flatten().filter(|c| c.status == status).count();
+        JsonCompareSummary {
+            compared: compared.len(),
+            passed: count("pass"),
+            failed: count("fail"),
+            errors: count("error"),
+            frames: args.compare_frames,
+            viewport: [setup.viewport.width, setup.viewport.height],
+            psnr_threshold: setup.thresholds.psnr_db,
+            within_2_255_threshold: setup.thresholds.within_pct,
+            adapter: setup.gpu.describe(),
+            seconds: compare_start.elapsed().as_secs_f64(),
+        }
+    });
+
     // Report.
     let report = JsonReport {
         tool: "cg2slang",
@@ -326,13 +410,15 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
         presets: plan
             .presets
             .iter()
-            .map(|p| JsonPreset {
+            .zip(comparisons)
+            .map(|(p, comparison)| JsonPreset {
                 source: p.source.display().to_string(),
                 output: p.text.as_ref().map(|_| args.out.join(&p.output).display().to_string()),
                 status: p.status.as_str(),
                 passes: p.passes,
                 passes_translated: p.passes_ok,
                 diagnostics: json_diags(&p.diagnostics),
+                comparison,
             })
             .collect(),
         summary: JsonSummary {
@@ -349,6 +435,7 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
             luts_copied,
             ignored_paths: ignored,
             validated: plan.shaders.iter().filter(|s| s.naga == Check::Ok && s.glslang == Check::Ok).count(),
+            comparison: compare_summary,
             seconds: start.elapsed().as_secs_f64(),
         },
     };
@@ -372,11 +459,26 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
     } else if report.summary.shaders_failed > 0
         || report.summary.presets_failed > 0
         || plan.shaders.iter().any(|s| s.naga == Check::Error || s.glslang == Check::Error)
+        || report.summary.comparison.as_ref().is_some_and(|c| c.failed + c.errors > 0)
     {
         Exit::Errors
     } else {
         Exit::Clean
     }
+}
+
+/// A progress bar on stderr when it is a terminal, else none.
+fn progress_bar(what: &str, len: usize) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let b = indicatif::ProgressBar::new(len as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template(&format!("{{spinner}} {what} [{{bar:40}}] {{pos}}/{{len}} {{elapsed}}"))
+    {
+        b.set_style(style.progress_chars("=> "));
+    }
+    Some(b)
 }
 
 fn absolute(p: &Path) -> std::io::Result<PathBuf> {
@@ -425,6 +527,25 @@ fn print_summary(r: &JsonReport, plan: &Plan) {
         }
         if worst.len() > 10 {
             out.push_str(&format!("  ... and {} more (see the report)\n", worst.len() - 10));
+        }
+    }
+    if let Some(c) = &s.comparison {
+        out.push_str(&format!(
+            "old/new comparison: {} presets, {} pass, {} below the thresholds, {} could not be compared ({:.1}s)\n",
+            c.compared, c.passed, c.failed, c.errors, c.seconds
+        ));
+        for p in r.presets.iter().filter(|p| p.comparison.as_ref().is_some_and(|c| c.status != "pass")).take(10) {
+            if let Some(c) = &p.comparison {
+                let why = match (&c.error, c.psnr, c.within_2_255) {
+                    (Some(e), _, _) => e.clone(),
+                    (None, psnr, within) => format!(
+                        "PSNR {} dB, {:.3}% within 2/255",
+                        psnr.map_or("inf".to_owned(), |p| format!("{p:.2}")),
+                        within.unwrap_or(0.0)
+                    ),
+                };
+                out.push_str(&format!("  {}: {} ({why})\n", p.source, c.status));
+            }
         }
     }
     if s.ignored_paths > 0 {

@@ -12,6 +12,7 @@ mod analyze;
 mod check;
 mod compare;
 mod migrate;
+mod migrate_compare;
 mod output;
 mod parse;
 mod render;
