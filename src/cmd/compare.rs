@@ -1,6 +1,7 @@
 //! `cg2slang compare`: renders a `.cgp` preset twice, the Cg original on the CPU
 //! reference renderer ("old") and its translation on the headless wgpu chain ("new",
-//! from the in-memory naga modules), and compares the two final frames.
+//! the canonical text compiled by glslang as RetroArch does), and compares the two
+//! final frames.
 //!
 //! `cg2slang compare PRESET.cgp --image IN.png [--image IN2.png ...] [--frames N]
 //! [--viewport WxH] [--psnr DB] [--within PCT] --out-dir DIR [--force]`
