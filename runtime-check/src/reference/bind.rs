@@ -13,6 +13,8 @@
 //!   `IN.mvp_matrix`); vertex attributes by semantic (`POSITION`, `TEXCOORD0`,
 //!   `TEXCOORD1`, `COLOR0`) or by name (`IN.vertex_coord`, `IN.tex_coord`,
 //!   `IN.lut_tex_coord`, `IN.color`).
+//! * Varyings by semantic; a connector field without one links to the field of the same
+//!   name in the other program (cgc allocated both by the same struct layout).
 //!
 //! Pure name logic; it never renders and never reads the translator's `retro` module.
 
@@ -189,7 +191,14 @@ pub fn bind(leaf: &Leaf, stage: Stage, inp: &PassInputs) -> Binding {
         Origin::Global { storage } => (false, *storage == Storage::Varying),
     };
     if output {
-        let Some(s) = sem else { return Binding::Ignored };
+        let Some(s) = sem else {
+            // cgc linked semantic-less connector fields of the two programs by their
+            // layout; the same field names stand for the same layout.
+            return match stage {
+                Stage::Vertex => name_key(&leaf.path).map_or(Binding::Ignored, Binding::OutVarying),
+                Stage::Fragment => Binding::Ignored,
+            };
+        };
         return match stage {
             Stage::Vertex if s.base == "POSITION" || s.base == "HPOS" => Binding::OutPosition,
             Stage::Vertex => varying_key(s).map_or(Binding::Ignored, Binding::OutVarying),
@@ -230,6 +239,15 @@ pub fn bind(leaf: &Leaf, stage: Stage, inp: &PassInputs) -> Binding {
     match by_name(&leaf.path, inp, is_sampler) {
         Some(b) => b,
         None if is_sampler => Binding::UnboundSampler,
+        None if sem.is_none() && varying_in && stage == Stage::Fragment => {
+            name_key(&leaf.path).map_or(Binding::Unbound, Binding::Varying)
+        }
         None => Binding::Unbound,
     }
+}
+
+/// The linking key of a semantic-less varying: its field (or parameter) name.
+fn name_key(path: &str) -> Option<VaryingKey> {
+    let name = path.rsplit('.').next().filter(|n| !n.is_empty())?;
+    Some((format!("name:{name}"), 0))
 }
