@@ -217,7 +217,9 @@ pub fn bind(leaf: &Leaf, stage: Stage, inp: &PassInputs) -> Binding {
                 Binding::UnboundSampler
             };
         }
-        if varying_in || !is_sampler {
+        // A sampler is never a varying, even inside a varying struct with a semantic
+        // (`in orig ORIG : TEXCOORD2`): the runtime binds it by name.
+        if !is_sampler {
             let b = match stage {
                 Stage::Vertex => match s.base.as_str() {
                     "POSITION" | "ATTR" if s.index.unwrap_or(0) == 0 => Some(Binding::Attribute(Attribute::Position)),
