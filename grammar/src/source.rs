@@ -317,11 +317,14 @@ pub fn normalize(path: &Path) -> PathBuf {
     for c in path.components() {
         match c {
             Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
+            Component::ParentDir => match out.components().next_back() {
+                // `a/..` is nothing; `..` above `..` (or above nothing) stays; `/..` is `/`.
+                Some(Component::Normal(_)) => {
+                    out.pop();
                 }
-            }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                Some(Component::ParentDir | Component::CurDir) | None => out.push(".."),
+            },
             other => out.push(other.as_os_str()),
         }
     }
@@ -375,5 +378,9 @@ mod tests {
     fn normalize_resolves_dots() {
         assert_eq!(normalize(Path::new("a/./b/../c.inc")), PathBuf::from("a/c.inc"));
         assert_eq!(normalize(Path::new("../x")), PathBuf::from("../x"));
+        assert_eq!(normalize(Path::new("../../x")), PathBuf::from("../../x"), "`..` never cancels `..`");
+        assert_eq!(normalize(Path::new("./../../x")), PathBuf::from("../../x"));
+        assert_eq!(normalize(Path::new("a/../../x")), PathBuf::from("../x"));
+        assert_eq!(normalize(Path::new("/../x")), PathBuf::from("/x"));
     }
 }
