@@ -77,6 +77,39 @@ fn trigonometry() {
 }
 
 #[test]
+fn fmod_is_cgs_frac_form_with_its_rounding() {
+    // Cg's standard library defines fmod(x, y) as frac(|x / y|) * |y| with the sign of
+    // x, which cgc inlined: fmod(4, 3) is frac(1.3333334) * 3 = 1.0000001, not 1.
+    let got = px("return float4(fmod(4.0, 3.0), fmod(-4.0, 3.0), fmod(6.0, 3.0), 1.0);");
+    assert_eq!(got[0], 1.0 + f32::EPSILON, "{got:?}");
+    assert_eq!(got[1], -(1.0 + f32::EPSILON), "{got:?}");
+    assert_eq!(got[2], 0.0, "{got:?}");
+}
+
+#[test]
+fn inputs_assigned_by_the_program_keep_their_per_invocation_values() {
+    // Both stages overwrite an input parameter; every vertex and every quad must still
+    // start from its own attribute or interpolated value.
+    let src = "void main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, uniform float4x4 modelViewProj, out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0)\n\
+{ oPosition = mul(modelViewProj, position); tex = tex * 2.0; oTex = tex; }\n\
+float4 main_fragment(float2 tex : TEXCOORD0) : COLOR { tex = tex * 0.5; return float4(tex, 0.0, 1.0); }\n";
+    let img = render_with(src, PassInputs::single(source4(), SamplerState::default(), (4, 2)));
+    assert!(close(img.pixels[0], [0.125, 0.25, 0.0, 1.0]), "{:?}", img.pixels[0]);
+    assert!(close(img.pixels[7], [0.875, 0.75, 0.0, 1.0]), "{:?}", img.pixels[7]);
+}
+
+#[test]
+fn semantic_less_connector_fields_link_by_name() {
+    // cgc allocated fields without semantics by struct layout in both programs.
+    let src = "struct v2f { float2 uv; float2 twice; };\n\
+void main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, uniform float4x4 modelViewProj, out float4 oPosition : POSITION, out v2f o)\n\
+{ oPosition = mul(modelViewProj, position); o.uv = tex; o.twice = tex * 2.0; }\n\
+float4 main_fragment(in v2f i) : COLOR { return float4(i.uv, i.twice.x, 1.0); }\n";
+    let img = render_with(src, PassInputs::single(source4(), SamplerState::default(), (4, 2)));
+    assert!(close(img.pixels[0], [0.125, 0.25, 0.25, 1.0]), "{:?}", img.pixels[0]);
+}
+
+#[test]
 fn exponentials_and_powers() {
     assert_px!(
         "return float4(exp(1.0), exp2(3.0), log(2.718281828), log2(8.0));",

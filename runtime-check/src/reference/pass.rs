@@ -187,11 +187,18 @@ fn prepare(c: &Compiled, stage: Stage, inp: &PassInputs, warnings: &mut Vec<Diag
     (m, plan)
 }
 
-fn run(c: &Compiled, m: &mut Machine, plan: &Plan) -> Result<(), Diagnostic> {
+/// Puts back what the program may have overwritten in the previous invocation. Called
+/// before an invocation's inputs are written: the program may assign to an input
+/// parameter, so its cells are among those restored, and restoring after the inputs
+/// would erase them.
+fn restore(m: &mut Machine, plan: &Plan) {
     m.reset_lanes();
     for &(a, v) in &plan.snapshot {
         m.set(a, v);
     }
+}
+
+fn run(c: &Compiled, m: &mut Machine) -> Result<(), Diagnostic> {
     (c.per_invocation)(m);
     (c.entry)(m);
     match m.error.take() {
@@ -210,6 +217,7 @@ fn run_vertices(c: &Compiled, inp: &PassInputs, warnings: &mut Vec<Diagnostic>) 
     let (mut m, plan) = prepare(c, Stage::Vertex, inp, warnings);
     m.shape = LaneShape::Vertices;
     let corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)];
+    restore(&mut m, &plan);
     for (cells, a) in &plan.attributes {
         let mut vals = [[0.0, 0.0, 0.0, 1.0]; 4];
         for (l, &(x, y)) in corners.iter().enumerate() {
@@ -226,7 +234,7 @@ fn run_vertices(c: &Compiled, inp: &PassInputs, warnings: &mut Vec<Diagnostic>) 
             m.set(cell, [vals[0][k], vals[1][k], vals[2][k], vals[3][k]]);
         }
     }
-    run(c, &mut m, &plan).map_err(|e| vec![e])?;
+    run(c, &mut m).map_err(|e| vec![e])?;
     let mut clip = [[0.0, 0.0, 0.0, 1.0]; 4];
     for (k, &cell) in plan.position.iter().enumerate().take(4) {
         let v = m.get(cell);
@@ -337,6 +345,7 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
             if !covered.iter().any(|&c| c) {
                 continue;
             }
+            restore(&mut m, &plan);
             for (cells, src) in &feeds {
                 for (k, &cell) in cells.iter().enumerate() {
                     let mut out = [0.0; 4];
@@ -362,7 +371,7 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                     m.set(cell, [v[0][k], v[1][k], v[2][k], v[3][k]].map(|x| x as f32 as f64));
                 }
             }
-            run(c, &mut m, &plan).map_err(|e| vec![e])?;
+            run(c, &mut m).map_err(|e| vec![e])?;
             let col: Vec<Cell> = plan.color.iter().map(|&a| m.get(a)).collect();
             for l in 0..4 {
                 let (x, y) = (qx + (l as u32 & 1), qy + (l as u32 >> 1));
