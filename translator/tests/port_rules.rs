@@ -107,6 +107,20 @@ fn rule_parameters_fill_the_push_block_then_spill_to_the_ubo() {
 }
 
 #[test]
+fn rule_integer_parameters_are_set_and_read_converted() {
+    // RetroArch set every #pragma parameter by name, integer uniforms included.
+    let src = format!(
+        "#pragma parameter TAPS \"Taps\" 3.0 1.0 8.0 1.0\n#pragma parameter GAIN \"Gain\" 1.0 0.0 2.0 0.1\n\
+#ifdef PARAMETER_UNIFORM\nuniform int TAPS;\nuniform float GAIN;\n#endif\n{}",
+        frag("float3 c = 0.0; for (int i = 0; i < TAPS; i++) c += tex2D(s0, tex).rgb; return float4(c * GAIN / TAPS, 1.0);", "")
+    );
+    let out = port(&src, ctx(0, 1));
+    assert!(out.contains("i < int(params.TAPS)"), "{out}");
+    assert!(!out.contains("W0402"), "an integer parameter is not an unset uniform: {out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
 fn rule_glsl_reserved_names_are_renamed() {
     let src = frag("float3 input = tex2D(s0, tex).rgb; float sample = input.r; float3 mix = input * sample; float filter = 2.0;\nreturn float4(mix * filter, 1.0);", "");
     insta::assert_snapshot!(port(&src, ctx(0, 1)));

@@ -1577,7 +1577,15 @@ impl<'a> StageWriter<'a> {
                 (self.param_names.get(i as usize).cloned().unwrap_or_else(|| format!("arg{i}")), PRIMARY)
             }
             Var::Global(g) => match self.b.globals.get(&(g.index() as u32)).cloned() {
-                Some(Binding::Parameter(p)) => (self.uniform(Uniform::Parameter(p)), PRIMARY),
+                Some(Binding::Parameter(p)) => {
+                    // Parameters are floats in slang; an integer uniform reads one converted.
+                    let value = self.uniform(Uniform::Parameter(p));
+                    match ty {
+                        Type::Scalar(crate::ir::Scalar::Int) => (format!("int({value})"), PRIMARY),
+                        Type::Scalar(crate::ir::Scalar::UInt) => (format!("uint({value})"), PRIMARY),
+                        _ => (value, PRIMARY),
+                    }
+                }
                 Some(Binding::Mvp) => (format!("transpose({})", self.uniform(Uniform::Mvp)), PRIMARY),
                 Some(Binding::Sampler(t)) => (self.texture(&t), PRIMARY),
                 Some(Binding::TextureStruct(_)) => {

@@ -8,7 +8,7 @@
 //! this pass are errors (E04xx) that say what the runtime would have done.
 
 use crate::codes;
-use crate::ir::{Global, Module, Param, ParamDir, Storage, Type, Var};
+use crate::ir::{Global, Module, Param, ParamDir, Scalar, Storage, Type, Var};
 use crate::retro::{texture_struct, CgTextureStruct, PassContext, Texture};
 use grammar::Diagnostic;
 use std::collections::{BTreeMap, HashSet};
@@ -101,7 +101,11 @@ fn global_binding(
         Storage::Varying => return Binding::Varying,
         Storage::Uniform | Storage::Buffer => {}
     }
-    if g.ty == Type::FLOAT && params.contains(g.name.as_str()) {
+    // RetroArch set every `#pragma parameter` by name with cgGLSetParameter1f, which
+    // the Cg runtime converts for integer uniforms too (`uniform int Ywidth;`).
+    let numeric =
+        matches!(g.ty, Type::Scalar(Scalar::Float | Scalar::Half | Scalar::Fixed | Scalar::Int | Scalar::UInt));
+    if numeric && params.contains(g.name.as_str()) {
         return Binding::Parameter(g.name.clone());
     }
     uniform_binding(module, &g.name, g.ty, g.semantic.as_ref(), ctx, seen_source, diags, g.span, false)
