@@ -121,6 +121,20 @@ fn rule_integer_parameters_are_set_and_read_converted() {
 }
 
 #[test]
+fn rule_a_struct_return_under_a_semantic_of_its_own_is_flattened() {
+    // phosphorlut-pass1.cg: `output main_fragment(...) : COLOR` returning a struct whose
+    // field carries COLOR; the field's semantic wins and its value reaches FragColor.
+    let src = format!(
+        "{HEADER}{VERTEX}struct output {{ float4 color : COLOR; }};\n\
+output main_fragment(float2 tex : TEXCOORD0, uniform sampler2D s0 : TEXUNIT0) : COLOR\n\
+{{ output OUT; OUT.color = tex2D(s0, tex) * 0.5; return OUT; }}\n"
+    );
+    let out = port(&src, ctx(0, 1));
+    assert!(out.contains("FragColor = "), "{out}");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
 fn rule_glsl_reserved_names_are_renamed() {
     let src = frag("float3 input = tex2D(s0, tex).rgb; float sample = input.r; float3 mix = input * sample; float filter = 2.0;\nreturn float4(mix * filter, 1.0);", "");
     insta::assert_snapshot!(port(&src, ctx(0, 1)));

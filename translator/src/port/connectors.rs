@@ -89,13 +89,16 @@ fn items(module: &Module, f: &Function, bound: &Bindings, inputs: bool) -> Vec<I
     let mut out = Vec::new();
     let mut push =
         |place_of: &dyn Fn(Option<u32>) -> Place, ty: Type, name: &str, sem: Option<&Semantic>, span: Span| match ty {
-            Type::Struct(s) if sem.is_none() => {
+            // A struct is flattened even under a semantic of its own (`output
+            // main_fragment(...) : COLOR` returning `struct output { float4 color :
+            // COLOR; }`): a field's semantic wins, as in cgc.
+            Type::Struct(s) => {
                 for (i, fd) in module.struct_def(s).fields.iter().enumerate() {
                     out.push(Item {
                         place: place_of(Some(i as u32)),
                         ty: fd.ty,
                         name: fd.name.clone(),
-                        semantic: fd.semantic.clone(),
+                        semantic: fd.semantic.clone().or_else(|| sem.cloned()),
                         span: fd.span,
                     });
                 }
