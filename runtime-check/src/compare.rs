@@ -9,7 +9,8 @@
 //!   99.5 % of pixels within 2/255).
 //! - [`translate_cgp`]: a loaded `.cgp` to a [`ChainDesc`] of in-memory naga modules
 //!   (every pass translated as `migrate` does; the canonical text compiled by glslang
-//!   to SPIR-V as RetroArch does, then read by naga, see [`crate::chain::slang`]);
+//!   to SPIR-V as RetroArch does, then read by naga, see [`crate::chain::slang`]; where
+//!   naga's SPIR-V front end cannot read glslang's output, the pass's naga dialect);
 //!   [`render_new`] renders it, [`render_old`] renders the Cg original.
 //!
 //! **Metric definitions.** Every metric is over the **RGB** channels only: the final
@@ -23,7 +24,7 @@
 //! threshold; the old side never shares the translator's porting rules (it interprets
 //! the Cg IR itself), so a broken rule cannot break both sides alike.
 
-use crate::chain::slang::compile_slang;
+use crate::chain::slang::{compile_slang, SlangPass};
 use crate::chain::{image_io, ChainDesc, ChainPass, FilterChain, Gpu, InputImage, LutImage, Pixels};
 use crate::codes;
 use crate::plan::{ChainSpec, Format, Size};
@@ -246,15 +247,20 @@ pub fn translate_cgp_edited(
         }
         // The canonical text, compiled as RetroArch compiles it (glslang to SPIR-V), is
         // what "new" renders: the naga dialect only serves naga's own validation.
-        let Some(text) = t.text else { continue };
-        let text = edit(&p.shader_resolved, text);
+        let Some(original) = t.text else { continue };
+        let text = edit(&p.shader_resolved, original.clone());
         let origin = p.shader_resolved.with_extension("slang");
         let v = match compile_slang(&origin, &text, None) {
             Ok(v) => v,
-            Err(ds) => {
-                errors.extend(ds.into_iter().map(note));
-                continue;
-            }
+            Err(ds) => match naga_dialect_pass(&text, t.naga.as_ref()).filter(|_| text == original) {
+                // naga's SPIR-V front end cannot read everything glslang emits (naga 30:
+                // the result struct of modf); the naga dialect of the same IR renders.
+                Some(v) => v,
+                None => {
+                    errors.extend(ds.into_iter().map(note));
+                    continue;
+                }
+            },
         };
         let (vertex, fragment) = (v.vertex, v.fragment);
         if let Some(f) = &v.meta.format {
@@ -280,6 +286,15 @@ pub fn translate_cgp_edited(
         .map(|(l, img)| LutImage { name: l.name.clone(), size: img.size, rgba8: img.rgba8, sampling: l.sampling })
         .collect();
     Ok(ChainDesc { passes, luts, parameters: preset.parameters.clone() })
+}
+
+/// The modules of a pass from its naga dialect (naga's GLSL front end), with the
+/// metadata of its canonical `text`; `None` when naga does not accept a stage.
+fn naga_dialect_pass(text: &str, naga: Option<&translator::translate::NagaStages>) -> Option<SlangPass> {
+    let naga = naga?;
+    let vertex = crate::validate::validate_naga(&naga.vertex.text, crate::validate::Stage::Vertex).ok()?;
+    let fragment = crate::validate::validate_naga(&naga.fragment.text, crate::validate::Stage::Fragment).ok()?;
+    Some(SlangPass { vertex, fragment, meta: crate::validate::split_stages(text).meta })
 }
 
 /// Renders `frames` frames of the translated chain (frame `f` reads

@@ -223,7 +223,9 @@ fn preflight_spirv(label: &str, module: &Module) -> Result<(), Diagnostic> {
     let outcome = crate::validate::naga::isolate(|| {
         let mut validator =
             naga::valid::Validator::new(naga::valid::ValidationFlags::all(), crate::validate::naga::capabilities());
-        let info = validator.validate(module).map_err(|e| format!("naga validation: {}", e.as_inner()))?;
+        let info = validator
+            .validate(module)
+            .map_err(|e| format!("naga validation: {}", crate::validate::naga::error_chain(e.as_inner())))?;
         naga::back::spv::write_vec(module, &info, &naga::back::spv::Options::default(), None)
             .map(drop)
             .map_err(|e| format!("naga's SPIR-V writer: {e}"))

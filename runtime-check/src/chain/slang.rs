@@ -100,7 +100,9 @@ pub fn spirv_to_naga(words: &[u32], stage: Stage) -> Result<naga::Module, String
             .parse()
             .map_err(|e| format!("naga's SPIR-V front end: {e}"))?;
         let mut validator = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), vnaga::capabilities());
-        validator.validate(&module).map_err(|e| format!("naga validation: {}", e.as_inner()))?;
+        validator
+            .validate(&module)
+            .map_err(|e| format!("naga validation: {}", crate::validate::naga::error_chain(e.as_inner())))?;
         Ok(module)
     });
     match result {

@@ -36,6 +36,19 @@ thread_local! {
     static LAST_LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
+/// An error and its sources, outermost first, joined by `: ` (naga's validation errors
+/// name the function at the top and the offending expression only in a source).
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut message = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        message.push_str(": ");
+        message.push_str(&s.to_string());
+        source = s.source();
+    }
+    message
+}
+
 /// Runs `f`, turning a panic into `Err(message)`. While `f` runs, panics on this
 /// thread are not printed. See the module docs for the process-global hook.
 pub fn isolate<R>(f: impl FnOnce() -> R) -> Result<R, String> {
@@ -136,13 +149,7 @@ fn parse_and_validate(text: &str, stage: Stage) -> Result<naga::Module, Vec<Issu
     match validator.validate(&module) {
         Ok(_) => Ok(module),
         Err(e) => {
-            let mut message = format!("naga validation ({stage} stage): {}", e.as_inner());
-            let mut source = std::error::Error::source(e.as_inner());
-            while let Some(s) = source {
-                message.push_str(": ");
-                message.push_str(&s.to_string());
-                source = s.source();
-            }
+            let message = format!("naga validation ({stage} stage): {}", error_chain(e.as_inner()));
             // Spans go from the outermost (the function) to the innermost (the
             // offending expression): place the issue on the innermost.
             let place = e.spans().filter_map(|(span, _)| place_of(text, stage, *span)).last();
