@@ -7,30 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use tempfile::TempDir;
 
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
+mod support;
 
-fn cg2slang(args: &[&str], cwd: &Path) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_cg2slang"))
-        .current_dir(cwd)
-        .arg("--color")
-        .arg("never")
-        .args(args)
-        .output()
-        .expect("the cg2slang binary runs");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn expect(run: &Run, code: i32) {
-    assert_eq!(run.code, Some(code), "exit status\n--- stdout:\n{}\n--- stderr:\n{}", run.stdout, run.stderr);
-}
+use support::{cg2slang, expect};
 
 /// A library `lib/` (two presets with a LUT and an include, one lone shader) in a
 /// fresh temporary directory.

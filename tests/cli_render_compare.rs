@@ -4,33 +4,11 @@
 //! They render on whatever Vulkan adapter there is (CI installs lavapipe).
 
 use std::path::Path;
-use std::process::Command;
 use tempfile::TempDir;
 
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
+mod support;
 
-fn cg2slang(args: &[&str], cwd: &Path) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_cg2slang"))
-        .current_dir(cwd)
-        .arg("--color")
-        .arg("never")
-        .args(args)
-        .output()
-        .expect("the cg2slang binary runs");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn expect(run: &Run, code: i32) {
-    assert_eq!(run.code, Some(code), "exit status\n--- stdout:\n{}\n--- stderr:\n{}", run.stdout, run.stderr);
-}
+use support::{cg2slang, expect};
 
 /// `lib/` with two Cg presets (gamma-sharpen: 3 passes; lut-grade: LUTs), the test
 /// card images, and `slang/` holding gamma-sharpen migrated.
