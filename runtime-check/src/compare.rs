@@ -24,10 +24,11 @@
 //! threshold; the old side never shares the translator's porting rules (it interprets
 //! the Cg IR itself), so a broken rule cannot break both sides alike.
 
+use crate::chain::preset::assemble;
 use crate::chain::slang::{compile_slang, SlangPass};
-use crate::chain::{image_io, ChainDesc, ChainPass, FilterChain, Gpu, InputImage, LutImage, Pixels};
+use crate::chain::{ChainDesc, FilterChain, Gpu, InputImage, Pixels};
 use crate::codes;
-use crate::plan::{ChainSpec, Format, Size};
+use crate::plan::Size;
 use crate::reference::{self, PresetRender, RgbaF32Image};
 use grammar::{Diagnostic, FileSystem, PpOptions, SourceMap};
 use std::collections::HashMap;
@@ -211,19 +212,8 @@ pub fn translate_cgp_edited(
     fs: &dyn FileSystem,
     edit: &dyn Fn(&std::path::Path, String) -> String,
 ) -> Result<ChainDesc, Vec<Diagnostic>> {
-    let mut errors = Vec::new();
-    let mut luts = Vec::new();
-    for l in &preset.textures {
-        match image_io::load_png(&l.resolved) {
-            Ok(img) => luts.push(img),
-            Err(e) => errors.push(e.with_note(format!("LUT `{}` of the preset", l.name))),
-        }
-    }
-    let sizes: Vec<Size> = luts.iter().map(|i| i.size).collect();
-    let spec = ChainSpec::from_preset(preset, &sizes);
     let preset_parameters = translator::migrate::declared_parameters(preset, fs, &mut HashMap::new());
-    let mut passes = Vec::new();
-    for (i, (p, mut ps)) in preset.passes.iter().zip(spec.passes).enumerate() {
+    assemble(preset, &mut |i, p| {
         let context = preset.pass_context(i);
         let mut defines: Vec<(String, Option<String>)> = vec![("PARAMETER_UNIFORM".into(), None)];
         for a in context.aliases.iter().filter(|a| !a.is_empty()) {
@@ -238,54 +228,26 @@ pub fn translate_cgp_edited(
         };
         let t = translate(sources, &parsed, &topts);
         let note = |d: Diagnostic| d.with_note(format!("pass {i} of the preset ({})", p.shader_resolved.display()));
-        if t.diagnostics.iter().any(Diagnostic::is_error) || t.text.is_none() {
-            errors.extend(t.diagnostics.into_iter().filter(Diagnostic::is_error).map(note));
-            if !errors.iter().any(Diagnostic::is_error) {
-                errors.push(note(Diagnostic::error(codes::E_CHAIN_SHADER, "the translation produced no text")));
-            }
-            continue;
-        }
+        let errors: Vec<Diagnostic> = t.diagnostics.into_iter().filter(Diagnostic::is_error).map(note).collect();
+        let Some(original) = t.text.filter(|_| errors.is_empty()) else {
+            return Err(if errors.is_empty() {
+                vec![note(Diagnostic::error(codes::E_CHAIN_SHADER, "the translation produced no text"))]
+            } else {
+                errors
+            });
+        };
         // The canonical text, compiled as RetroArch compiles it (glslang to SPIR-V), is
         // what "new" renders: the naga dialect only serves naga's own validation.
-        let Some(original) = t.text else { continue };
         let text = edit(&p.shader_resolved, original.clone());
         let origin = p.shader_resolved.with_extension("slang");
-        let v = match compile_slang(&origin, &text, None) {
-            Ok(v) => v,
-            Err(ds) => match naga_dialect_pass(&text, t.naga.as_ref()).filter(|_| text == original) {
-                // naga's SPIR-V front end cannot read everything glslang emits (naga 30:
-                // the result struct of modf); the naga dialect of the same IR renders.
-                Some(v) => v,
-                None => {
-                    errors.extend(ds.into_iter().map(note));
-                    continue;
-                }
-            },
-        };
-        let (vertex, fragment) = (v.vertex, v.fragment);
-        if let Some(f) = &v.meta.format {
-            ps.format = Format::parse(f);
-        }
-        if ps.alias.is_none() {
-            ps.alias = v.meta.name.clone();
-        }
-        passes.push(ChainPass {
-            vertex,
-            fragment,
-            spec: ps,
-            parameters: v.meta.parameters.iter().map(|q| (q.id.clone(), q.initial)).collect(),
-        });
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let luts = spec
-        .luts
-        .iter()
-        .zip(luts)
-        .map(|(l, img)| LutImage { name: l.name.clone(), size: img.size, rgba8: img.rgba8, sampling: l.sampling })
-        .collect();
-    Ok(ChainDesc { passes, luts, parameters: preset.parameters.clone() })
+        compile_slang(&origin, &text, None).or_else(|ds| {
+            // naga's SPIR-V front end cannot read everything glslang emits (naga 30: the
+            // result struct of modf); the naga dialect of the same IR renders.
+            naga_dialect_pass(&text, t.naga.as_ref())
+                .filter(|_| text == original)
+                .ok_or_else(|| ds.into_iter().map(note).collect())
+        })
+    })
 }
 
 /// The modules of a pass from its naga dialect (naga's GLSL front end), with the

@@ -1,6 +1,7 @@
 //! A `.slangp` on disk to a [`ChainDesc`]: the preset through the translator's reader
 //! (`load_slangp`), every pass through [`super::slang::load_slang`], LUT images through
-//! [`super::image_io`]. `#pragma format` and `#pragma name` (when the preset gives no
+//! [`super::image_io`]. [`assemble`] is the part shared with `compare`, whose passes
+//! come from translating a `.cgp` instead. `#pragma format` and `#pragma name` (when the preset gives no
 //! alias) go into the pass specs; `#pragma parameter` initial values are the defaults,
 //! the preset's values override them.
 //!
@@ -8,11 +9,12 @@
 
 use super::image_io;
 use super::run::{ChainDesc, ChainPass, LutImage};
-use super::slang::load_slang;
+use super::slang::{load_slang, SlangPass};
 use crate::codes;
 use crate::plan::{ChainSpec, Format, Size};
 use grammar::{Diagnostic, FileSystem, SourceMap};
 use std::path::Path;
+use translator::preset::{Pass as PresetPass, Preset};
 
 /// Loads `path` for rendering. The preset's own diagnostics point into `sources`.
 pub fn load_preset(sources: &mut SourceMap, path: &Path, fs: &dyn FileSystem) -> (Option<ChainDesc>, Vec<Diagnostic>) {
@@ -23,18 +25,41 @@ pub fn load_preset(sources: &mut SourceMap, path: &Path, fs: &dyn FileSystem) ->
         }
         return (None, diags);
     };
+    let desc = assemble(&preset, &mut |i, p| {
+        load_slang(&p.shader_resolved, fs)
+            .map_err(|e| e.into_iter().map(|d| d.with_note(format!("pass {i} of the preset"))).collect())
+    });
+    match desc {
+        Ok(desc) if !diags.iter().any(Diagnostic::is_error) => (Some(desc), diags),
+        Ok(_) => (None, diags),
+        Err(errors) => {
+            diags.extend(errors);
+            (None, diags)
+        }
+    }
+}
+
+/// Builds the chain of a loaded preset (`.slangp`, or a `.cgp` whose passes are
+/// translated on the way): the LUT images read from disk, the schedule from the preset,
+/// each pass from `load_pass` (its modules and `#pragma`s); `#pragma format` and, where
+/// the preset gives no alias, `#pragma name` go into the pass specs. Returns every error.
+pub fn assemble(
+    preset: &Preset,
+    load_pass: &mut dyn FnMut(usize, &PresetPass) -> Result<SlangPass, Vec<Diagnostic>>,
+) -> Result<ChainDesc, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
     let mut luts = Vec::new();
     for l in &preset.textures {
         match image_io::load_png(&l.resolved) {
             Ok(img) => luts.push(img),
-            Err(e) => diags.push(e.with_note(format!("LUT `{}` of the preset", l.name))),
+            Err(e) => errors.push(e.with_note(format!("LUT `{}` of the preset", l.name))),
         }
     }
     let sizes: Vec<Size> = luts.iter().map(|i| i.size).collect();
-    let spec = ChainSpec::from_preset(&preset, &sizes);
+    let spec = ChainSpec::from_preset(preset, &sizes);
     let mut passes = Vec::new();
     for (i, (p, mut ps)) in preset.passes.iter().zip(spec.passes).enumerate() {
-        match load_slang(&p.shader_resolved, fs) {
+        match load_pass(i, p) {
             Ok(loaded) => {
                 if let Some(f) = &loaded.meta.format {
                     ps.format = Format::parse(f);
@@ -49,13 +74,11 @@ pub fn load_preset(sources: &mut SourceMap, path: &Path, fs: &dyn FileSystem) ->
                     parameters: loaded.meta.parameters.iter().map(|q| (q.id.clone(), q.initial)).collect(),
                 });
             }
-            Err(e) => {
-                diags.extend(e.into_iter().map(|d| d.with_note(format!("pass {i} of the preset"))));
-            }
+            Err(e) => errors.extend(e),
         }
     }
-    if diags.iter().any(Diagnostic::is_error) {
-        return (None, diags);
+    if errors.iter().any(Diagnostic::is_error) {
+        return Err(errors);
     }
     let luts = spec
         .luts
@@ -63,5 +86,5 @@ pub fn load_preset(sources: &mut SourceMap, path: &Path, fs: &dyn FileSystem) ->
         .zip(luts)
         .map(|(l, img)| LutImage { name: l.name.clone(), size: img.size, rgba8: img.rgba8, sampling: l.sampling })
         .collect();
-    (Some(ChainDesc { passes, luts, parameters: preset.parameters.clone() }), diags)
+    Ok(ChainDesc { passes, luts, parameters: preset.parameters.clone() })
 }
