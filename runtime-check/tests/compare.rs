@@ -9,7 +9,7 @@ use runtime_check::compare::{self, heatmap, metrics, Metrics, Thresholds};
 use runtime_check::plan::Size;
 use runtime_check::reference::RgbaF32Image;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 fn gradient(w: u32, h: u32) -> RgbaF32Image {
     RgbaF32Image::from_fn(w, h, |x, y| [x as f32 / w as f32, y as f32 / h as f32, 0.5, 1.0])
@@ -82,27 +82,30 @@ fn corpus() -> PathBuf {
 }
 
 fn compare_preset(name: &str, images: &[&str], frames: usize, viewport: Size) -> Metrics {
+    static LOCK: Mutex<()> = Mutex::new(());
     let dir = corpus();
     let inputs: Vec<InputImage> = images
         .iter()
         .map(|i| image_io::load_png(&dir.join("images").join(i)).unwrap_or_else(|d| panic!("{i}: {d:?}")))
         .collect();
-    let mut sources = SourceMap::new();
-    let (preset, diags) = translator::preset::load_cgp(&mut sources, &dir.join(name), &RealFs);
-    let preset = preset.unwrap_or_else(|| panic!("{name} does not load: {diags:#?}"));
-    let desc = compare::translate_cgp(&mut sources, &preset, &RealFs)
-        .unwrap_or_else(|d| panic!("{name} does not translate: {d:#?}"));
     let gpu = match Gpu::new() {
         Ok(g) => Arc::new(g),
         Err(d) => panic!("no GPU adapter ({}): install mesa-vulkan-drivers (lavapipe); CI does", d.message),
     };
-    let new = compare::render_new(gpu, desc, &inputs, frames, viewport)
-        .unwrap_or_else(|d| panic!("{name}: GPU render failed: {d:#?}"));
-    let old = compare::render_old(&preset, &RealFs, &inputs, frames, viewport)
-        .unwrap_or_else(|d| panic!("{name}: reference render failed: {d:#?}"));
-    let m = metrics(&old, &new).expect("both at viewport size");
-    eprintln!("{name}: {}", m.verdict(&Thresholds::default()));
-    m
+    let mut sources = SourceMap::new();
+    let c = compare::compare_cgp(
+        &mut sources,
+        &dir.join(name),
+        &RealFs,
+        (&gpu, &LOCK),
+        &inputs,
+        frames,
+        viewport,
+        &|_, t| t,
+    )
+    .unwrap_or_else(|d| panic!("{name}: {d:#?}"));
+    eprintln!("{name}: {}", c.metrics.verdict(&Thresholds::default()));
+    c.metrics
 }
 
 fn assert_passes(name: &str, images: &[&str], frames: usize, viewport: Size) {
