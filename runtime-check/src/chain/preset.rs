@@ -39,14 +39,14 @@ pub fn load_preset(sources: &mut SourceMap, path: &Path, fs: &dyn FileSystem) ->
     }
 }
 
+/// Loads pass `i` of a preset: its modules and `#pragma`s, or its errors.
+pub type PassLoader<'a> = dyn FnMut(usize, &PresetPass) -> Result<SlangPass, Vec<Diagnostic>> + 'a;
+
 /// Builds the chain of a loaded preset (`.slangp`, or a `.cgp` whose passes are
 /// translated on the way): the LUT images read from disk, the schedule from the preset,
 /// each pass from `load_pass` (its modules and `#pragma`s); `#pragma format` and, where
 /// the preset gives no alias, `#pragma name` go into the pass specs. Returns every error.
-pub fn assemble(
-    preset: &Preset,
-    load_pass: &mut dyn FnMut(usize, &PresetPass) -> Result<SlangPass, Vec<Diagnostic>>,
-) -> Result<ChainDesc, Vec<Diagnostic>> {
+pub fn assemble(preset: &Preset, load_pass: &mut PassLoader<'_>) -> Result<ChainDesc, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let mut luts = Vec::new();
     for l in &preset.textures {
