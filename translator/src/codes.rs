@@ -54,6 +54,10 @@ pub const W_UNINITIALIZED: &str = "W0305";
 /// A GLSL built-in (`fract`, `mix`, `mod`, `texelFetchOffset`) called from Cg: NVIDIA's
 /// compiler accepted it; translated with its GLSL meaning.
 pub const W_GLSL_BUILTIN: &str = "W0306";
+/// A program past a limit of the profile RetroArch compiled it with on most GPUs (glslv
+/// rejects a vertex output `TEXCOORD8`), within what another profile it used (gp4/gp5,
+/// on NVIDIA GPUs) accepted.
+pub const W_PROFILE_LIMIT: &str = "W0307";
 
 // ---- porting (E04xx / W04xx) ----
 /// A Cg name the RetroArch runtime would not have bound in this pass (PASSPREV in pass 0, an unknown sampler, ...).

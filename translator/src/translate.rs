@@ -6,7 +6,7 @@
 
 use crate::back::slang::{self, StageText, WriteInput};
 use crate::ir::{Module, Stage};
-use crate::port::{connectors, odd_matrices, semantics, texture_args};
+use crate::port::{connectors, odd_matrices, semantics, texture_args, written_uniforms};
 use crate::retro::PassContext;
 use crate::sema::{self, SemaOptions};
 use grammar::{Diagnostic, ParseResult, SourceMap, Span};
@@ -114,8 +114,10 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
     let mut port_diags = Vec::new();
     let mut vb = semantics::bind(vertex, &options.context, &parameters, &mut port_diags);
     let mut fb = semantics::bind(fragment, &options.context, &parameters, &mut port_diags);
-    let vertex = texture_args::alias_copies(vertex, &mut vb);
-    let fragment = texture_args::alias_copies(fragment, &mut fb);
+    let vertex = written_uniforms::localise_written_uniforms(vertex, &vb);
+    let fragment = written_uniforms::localise_written_uniforms(fragment, &fb);
+    let vertex = texture_args::alias_copies(&vertex, &mut vb);
+    let fragment = texture_args::alias_copies(&fragment, &mut fb);
     let vertex = texture_args::flatten(&vertex, &vb, &mut port_diags);
     let fragment = texture_args::flatten(&fragment, &fb, &mut port_diags);
     let vertex = odd_matrices::lower_odd_matrices(&vertex);

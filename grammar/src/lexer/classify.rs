@@ -134,13 +134,27 @@ pub fn is_builtin_type(text: &str) -> bool {
     let dim = |c: u8| (b'1'..=b'4').contains(&c);
     // TYPEnxm
     if n >= 4 && dim(b[n - 1]) && b[n - 2] == b'x' && dim(b[n - 3]) {
-        return SHAPED_BASES.contains(&&text[..n - 3]);
+        return SHAPED_BASES.contains(&&text[..n - 3]) || is_glsl_alias(text);
     }
     // TYPEn
     if n >= 2 && dim(b[n - 1]) {
-        return SHAPED_BASES.contains(&&text[..n - 1]);
+        return SHAPED_BASES.contains(&&text[..n - 1]) || is_glsl_alias(text);
     }
     false
+}
+
+/// GLSL spellings that NVIDIA's compiler accepted as Cg type names in every profile:
+/// `vecN`, `ivecN`, `uvecN`, `bvecN`, `dvecN` (N = 2..4), `matN` and `matRxC` (R, C =
+/// 2..4). Which Cg type each stands for is the translator's business
+/// (`translator::ir::types::builtin_type`); here they are only type names.
+pub fn is_glsl_alias(text: &str) -> bool {
+    let b = text.as_bytes();
+    let dim = |c: &u8| (b'2'..=b'4').contains(c);
+    match b {
+        [b'v', b'e', b'c', n] | [b'i' | b'u' | b'b' | b'd', b'v', b'e', b'c', n] | [b'm', b'a', b't', n] => dim(n),
+        [b'm', b'a', b't', r, b'x', c] => dim(r) && dim(c),
+        _ => false,
+    }
 }
 
 /// Words that `unsigned` combines with into one type name (`unsigned int`).
@@ -212,8 +226,19 @@ mod tests {
             assert_eq!(classify_word(p), Word::Plain, "{p}");
         }
         assert_eq!(classify_word("texture"), Word::Contextual(Contextual::Texture));
+        assert_eq!(classify_word("texture2D"), Word::Token(Tok::TypeName));
         assert_eq!(classify_word("matrix"), Word::Contextual(Contextual::Matrix));
         assert_eq!(classify_word("unsigned"), Word::Contextual(Contextual::Unsigned));
+    }
+
+    #[test]
+    fn glsl_type_names_are_cg_type_names() {
+        for t in ["vec2", "vec3", "vec4", "ivec2", "uvec3", "bvec4", "dvec2", "mat2", "mat3", "mat4", "mat2x3", "mat4x2"] {
+            assert_eq!(classify_word(t), Word::Token(Tok::TypeName), "{t}");
+        }
+        for p in ["vec1", "vec5", "mat1", "mat5", "mat2x1", "mat2x5", "ivec", "xvec2", "mat2x", "Vec2", "dmat2"] {
+            assert_eq!(classify_word(p), Word::Plain, "{p}");
+        }
     }
 
     #[test]

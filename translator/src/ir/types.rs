@@ -293,8 +293,12 @@ impl fmt::Display for Type {
     }
 }
 
-/// Parses a built-in type name (`float4`, `half3x3`, `uint2`, `sampler2D`, `unsigned int`).
+/// Parses a built-in type name (`float4`, `half3x3`, `uint2`, `sampler2D`, `unsigned int`),
+/// including the GLSL spellings NVIDIA's compiler took as aliases ([`glsl_alias`]).
 pub fn builtin_type(name: &str) -> Option<Type> {
+    if let Some(t) = glsl_alias(name) {
+        return Some(t);
+    }
     match name {
         "void" => return Some(Type::Void),
         "string" => return Some(Type::String),
@@ -339,9 +343,58 @@ pub fn builtin_type(name: &str) -> Option<Type> {
     None
 }
 
+/// The Cg type a GLSL type name stands for in cgc 3.1, in every profile: `vecN`,
+/// `ivecN`, `uvecN`, `bvecN`, `dvecN` are `floatN`, `intN`, `uintN`, `boolN`, `doubleN`;
+/// `matN` is `floatNxN`; `matRxC` is Cg's `floatRxC`, R rows and C columns (Cg's order,
+/// not GLSL's columns x rows: cgc's reflection lists `uniform mat2x3 m` as `float2x3`).
+/// Sizes are 2 to 4, as in GLSL.
+pub fn glsl_alias(name: &str) -> Option<Type> {
+    let dim = |c: u8| (b'2'..=b'4').contains(&c).then_some(c - b'0');
+    let vec = |s: Scalar, n: u8| dim(n).map(|n| Type::Vector(s, n));
+    match *name.as_bytes() {
+        [b'v', b'e', b'c', n] => vec(Scalar::Float, n),
+        [b'i', b'v', b'e', b'c', n] => vec(Scalar::Int, n),
+        [b'u', b'v', b'e', b'c', n] => vec(Scalar::UInt, n),
+        [b'b', b'v', b'e', b'c', n] => vec(Scalar::Bool, n),
+        [b'd', b'v', b'e', b'c', n] => vec(Scalar::Double, n),
+        [b'm', b'a', b't', n] => dim(n).map(|n| Type::Matrix { scalar: Scalar::Float, rows: n, cols: n }),
+        [b'm', b'a', b't', r, b'x', c] => Some(Type::Matrix { scalar: Scalar::Float, rows: dim(r)?, cols: dim(c)? }),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn glsl_type_names_are_exact_cg_aliases() {
+        let t = |n: &str| builtin_type(n).unwrap_or_else(|| panic!("{n}"));
+        for (alias, cg) in [
+            ("vec2", "float2"),
+            ("vec3", "float3"),
+            ("vec4", "float4"),
+            ("ivec2", "int2"),
+            ("ivec4", "int4"),
+            ("uvec3", "uint3"),
+            ("bvec2", "bool2"),
+            ("dvec4", "double4"),
+            ("mat2", "float2x2"),
+            ("mat3", "float3x3"),
+            ("mat4", "float4x4"),
+            ("mat2x3", "float2x3"),
+            ("mat3x2", "float3x2"),
+            ("mat4x2", "float4x2"),
+            ("mat2x4", "float2x4"),
+        ] {
+            assert_eq!(t(alias), t(cg), "{alias}");
+        }
+        // `mat2x3` has Cg's 2 rows and 3 columns, not GLSL's 2 columns.
+        assert_eq!(t("mat2x3"), Type::Matrix { scalar: Scalar::Float, rows: 2, cols: 3 });
+        for bad in ["vec1", "vec5", "mat1", "mat2x1", "mat5x2", "ivec", "dmat2", "Vec2"] {
+            assert_eq!(builtin_type(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn builtin_names_round_trip() {

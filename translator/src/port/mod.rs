@@ -6,6 +6,8 @@
 //! 2. [`texture_args`]: global copies of texture structs (`IN_global = IN;`) become
 //!    names of them; texture structs passed whole to helper functions become one
 //!    parameter per member read (an IR rewrite of the stage).
+//!    [`written_uniforms`]: uniforms and runtime values the program assigns become
+//!    locals of the entry point initialised from them (an IR rewrite of the stage).
 //! 3. [`odd_matrices`]: matrices GLSL has no type for (`float1x3`, `float4x1`,
 //!    `bool3x3`) become vectors or arrays of rows (an IR rewrite of the stage).
 //! 4. [`connectors`]: connector flattening, varyings and their locations.
@@ -22,3 +24,4 @@ pub mod semantics;
 pub mod stdlib;
 pub mod texture_args;
 pub mod uniforms;
+pub mod written_uniforms;

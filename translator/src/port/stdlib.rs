@@ -104,7 +104,12 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
         let refs: Vec<&Arg> = args.iter().collect();
         Ok(call(name, &refs))
     };
+    let unsigned = args.first().is_some_and(|x| matches!(x.ty.scalar(), Some(Scalar::UInt)));
     match b {
+        // GLSL has no unsigned `abs` or `sign`: Cg's (gp4/gp5) are the value itself and
+        // 0 or 1.
+        Abs if unsigned => Ok((a(0)?.text.clone(), a(0)?.prec)),
+        Sign if unsigned => Ok((format!("min({}, 1u)", a(0)?.text), PRIMARY)),
         Abs | Sign | Min | Max | Clamp | Step | Smoothstep | Floor | Ceil | Trunc | Exp | Exp2 | Log | Log2 | Pow
         | Sqrt | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Degrees | Radians | Isnan | Isinf
         | Dot | Cross | Length | Distance | Normalize | Reflect | Refract | Faceforward | Transpose | Determinant

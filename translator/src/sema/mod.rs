@@ -15,6 +15,7 @@ pub mod const_eval;
 pub mod convert;
 mod expr;
 pub mod intrinsics;
+pub mod limits;
 pub mod overload;
 pub mod profile;
 mod stmt;
@@ -578,6 +579,9 @@ impl<'a> Lowerer<'a> {
         };
         self.module.entry_point =
             Some(ir::EntryPoint { function, stage: self.profile.stage, profile: self.profile.name.clone() });
+        for d in limits::check_entry(&self.module, function, &self.profile) {
+            self.diags.push(d);
+        }
 
         // Reachable functions: from the entry point and from global initialisers.
         let mut reached: HashSet<Handle<Function>> = HashSet::new();

@@ -481,11 +481,12 @@ pub(crate) fn compile(
         })),
         B::Refract => Some(lanewise(&locs, &dst, move |a, o| {
             let (i, nn, eta) = (&a[0], &a[1], a[2][0]);
-            let neg: Vec<f64> = (0..3).map(|k| -i[k]).collect();
-            let cosi = dot_r(r, &neg, &nn[..3]);
+            // Scalars and vectors of 1 to 4 components (Cg declares them all).
+            let neg: Vec<f64> = (0..a0n).map(|k| -i[k]).collect();
+            let cosi = dot_r(r, &neg, &nn[..a0n]);
             let cost2 = r(1.0 - r(r(eta * eta) * r(1.0 - r(cosi * cosi))));
             let s = r(r(eta * cosi) - r(cost2.abs().sqrt()));
-            for k in 0..3 {
+            for k in 0..a0n {
                 let t = r(r(eta * i[k]) + r(s * nn[k]));
                 o[k] = if cost2 > 0.0 { t } else { 0.0 };
             }
