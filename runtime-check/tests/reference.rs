@@ -153,6 +153,38 @@ fn interpolation_family() {
 }
 
 #[test]
+fn scalar_edge_step_and_smoothstep_keep_every_component() {
+    // cgc declares step(float, floatN) and smoothstep(float, float, floatN): each
+    // component of x against the one edge (not x cut to x.x by the scalar overload).
+    assert_px!("float3 c = float3(0.4, 0.5, 0.9); return float4(step(0.5, c), 1.0);", [0.0, 1.0, 1.0, 1.0]);
+    assert_px!(
+        "float3 c = float3(0.2, 0.5, 0.65); return float4(smoothstep(0.2, 0.8, c), 1.0);",
+        [0.0, 0.5, 0.84375, 1.0]
+    );
+    // In a vector expression too (the crt-aperture case: only blue differed).
+    assert_px!(
+        "float3 c = float3(0.1, 0.5, 0.7); return float4(c * 0.0 + smoothstep(0.0, 1.0, c), 1.0);",
+        [0.028, 0.5, 0.784, 1.0]
+    );
+    assert_px!(
+        "float2 v = float2(0.25, 0.75); return float4(max(v, 0.5), min(v, 0.5));",
+        [0.5, 0.75, 0.25, 0.5]
+    );
+    assert_px!("return float4(atan(1.0, -1.0), refract(float2(0.6, -0.8), float2(0, 1), 1.0), 1);", [0.75 * PI, 0.6, -0.8, 1.0]);
+}
+
+#[test]
+fn uniforms_written_by_the_program_start_from_the_bound_value() {
+    // Cg's uniform parameters are the program's own copies: written, they change for
+    // the rest of the program only (IN.frame_count is 10 % 4 = 2 here).
+    assert_eq!(
+        names("float a = IN.frame_count = IN.frame_count / 4.0; IN.frame_count += 1.0; return float4(a, IN.frame_count, GAIN, 1);", ""),
+        [0.5, 1.5, 0.25, 1.0]
+    );
+    assert_eq!(names("GAIN *= 2.0; GAIN++; return float4(GAIN, 0, 0, 1);", ""), [1.5, 0.0, 0.0, 1.0]);
+}
+
+#[test]
 fn geometry() {
     assert_px!("return float4(dot(float3(1, 2, 3), float3(4, 5, 6)), length(float2(3, 4)), distance(float2(1, 1), float2(4, 5)), 1);", [32.0, 5.0, 5.0, 1.0]);
     assert_px!("return float4(cross(float3(1, 0, 0), float3(0, 1, 0)), 1);", [0.0, 0.0, 1.0, 1.0]);

@@ -251,3 +251,18 @@ void main_vertex(input IN, out float4 oPosition : POSITION, out float2 oTex : TE
 float4 main_fragment(float2 tex : TEXCOORD0, input IN) : COLOR { return tex2D(IN.texture, tex); }\n";
     insta::assert_snapshot!(port(src, ctx(0, 1)));
 }
+
+#[test]
+fn rule_written_uniforms_become_local_copies() {
+    // Cg's uniforms are the program's own copies: `IN.frame_count`, a parameter and a
+    // global uniform written by the program each get a local initialised from the
+    // uniform (GLSL cannot assign a push-constant or UBO member).
+    let src = format!(
+        "{HEADER}uniform float GAIN;\nuniform float TINT = 0.5;\n\
+         void main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0, uniform float4x4 modelViewProj, uniform input IN)\n\
+         {{ float a = IN.frame_count = IN.frame_count / 20.0; oPosition = mul(modelViewProj, position); oTex = tex * a; }}\n\
+         float4 main_fragment(float2 tex : TEXCOORD0, uniform sampler2D s0 : TEXUNIT0, uniform input IN) : COLOR\n\
+         {{ IN.video_size.x *= 0.5; GAIN++; TINT += GAIN; return tex2D(s0, tex * IN.video_size) * GAIN * TINT * IN.frame_count; }}\n"
+    );
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}

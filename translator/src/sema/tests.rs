@@ -414,3 +414,78 @@ fn type_errors_carry_the_span_of_the_expression() {
     let loc = diags[0].location(&sources).expect("located");
     assert_eq!((loc.line, loc.column), (3, 16));
 }
+
+// ---- what cgc 3.1 meant (shared/reference/cgc-facts.md) ----
+
+#[test]
+fn glsl_type_names_are_cg_types_and_constructors() {
+    let o = frag(
+        "vec2 a = vec2(1.0, 2.0); vec3 b = vec3(a, 3.0); vec4 c = vec4(b, 1.0); ivec2 i = ivec2(1, 2); \
+         uvec3 u = uvec3(1, 2, 3); bvec4 q = bvec4(true, false, true, false); dvec2 d = dvec2(1.0, 2.0); \
+         mat2 m2 = mat2(1, 0, 0, 1); mat3 m3; mat4 m4; mat4x2 m42;",
+    );
+    let ir = o.clean();
+    for want in [
+        "local float2 a = (construct:float2",
+        "local float3 b = (construct:float3",
+        "local float4 c = (construct:float4",
+        "local int2 i = (construct:int2",
+        "local uint3 u = (construct:uint3",
+        "local bool4 q = (construct:bool4",
+        "local double2 d = (construct:double2",
+        "local float2x2 m2 = (construct:float2x2",
+        "local float3x3 m3;",
+        "local float4x4 m4;",
+        "local float4x2 m42;",
+    ] {
+        assert!(ir.contains(want), "{want}\n{ir}");
+    }
+}
+
+#[test]
+fn mat_rxc_is_cgs_rows_by_columns() {
+    // `mat2x3` is Cg's float2x3: 2 rows of 3, so mul(m, float3) is a float2 and
+    // mul(m, float2) finds no overload, as with float2x3 (cgc: ambiguous).
+    let o = frag("mat2x3 m = mat2x3(1, 2, 3, 4, 5, 6); float2 r = mul(m, float3(1, 1, 1));");
+    let ir = o.clean();
+    assert!(ir.contains("local float2x3 m"), "{ir}");
+    assert!(ir.contains("(builtin mul:float2 (var local#0:float2x3)"), "{ir}");
+    let o = frag("mat2x3 m; float3 r = mul(m, float2(1, 1));");
+    assert!(!o.errors().is_empty(), "{}", o.ir);
+}
+
+#[test]
+fn texture2d_stays_a_type_name_not_a_function() {
+    // cgc: "invalid type in type constructor".
+    let src = "float4 main(float2 uv : TEXCOORD0, uniform sampler2D s) : COLOR { return texture2D(s, uv); }";
+    assert!(!run(src, "main", "glslf").errors().is_empty());
+}
+
+#[test]
+fn scalar_edges_keep_the_vector() {
+    let o = frag("float3 c = float3(0.1, 0.5, 0.9); float3 s = smoothstep(0.2, 0.8, c); float3 t = step(0.5, c);");
+    let ir = o.clean();
+    assert!(ir.contains("(builtin smoothstep:float3 (lit 0.2:float) (lit 0.8:float) (var local#0:float3))"), "{ir}");
+    assert!(ir.contains("(builtin step:float3 (lit 0.5:float) (var local#0:float3))"), "{ir}");
+    // Inside a vector expression the vector form wins too (was: x cut to x.x).
+    let o = frag("float3 c = 0.5; float4 r = float4(smoothstep(0.2, 0.8, c), 1.0);");
+    assert!(o.clean().contains("(builtin smoothstep:float3"), "{}", o.ir);
+}
+
+#[test]
+fn component_wise_functions_take_no_matrices() {
+    // cgc declares none: `sin(float2x2)` is an error there.
+    assert!(!frag("float2x2 m = 1; float2x2 r = sin(m);").errors().is_empty());
+}
+
+#[test]
+fn glslv_warns_on_texcoord_above_7() {
+    let src = "void main(float4 p : POSITION, out float4 o : POSITION, out float2 t8 : TEXCOORD8, out float2 t7 : TEXCOORD7) { o = p; t8 = 0; t7 = 0; }";
+    let o = run(src, "main", "glslv");
+    assert_eq!(o.codes().iter().filter(|c| **c == codes::W_PROFILE_LIMIT).count(), 1, "{:?}", o.diags);
+    // gp4vp accepted it.
+    assert!(!run(src, "main", "gp4vp").codes().contains(&codes::W_PROFILE_LIMIT));
+    // Struct outputs too.
+    let src = "struct V { float4 p : POSITION; float2 t : TEXCOORD9; }; V main(float4 p : POSITION) { V v; v.p = p; v.t = 0; return v; }";
+    assert!(run(src, "main", "glslv").codes().contains(&codes::W_PROFILE_LIMIT));
+}
