@@ -64,6 +64,9 @@ pub enum Qualifier {
     Register,
     Volatile,
     NoInline,
+    /// `precise` (Cg 3.x): no reassociation of the expressions computing the variable.
+    /// The IR already evaluates exactly as written.
+    Precise,
 }
 
 impl Qualifier {
@@ -88,6 +91,7 @@ impl Qualifier {
             Register => "register",
             Volatile => "volatile",
             NoInline => "noinline",
+            Precise => "precise",
         }
     }
 }

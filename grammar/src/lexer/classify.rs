@@ -109,6 +109,7 @@ pub fn keyword(text: &str) -> Option<Tok> {
         "column_major" => Tok::ColumnMajor,
         "shared" => Tok::Shared,
         "volatile" => Tok::Volatile,
+        "precise" => Tok::Precise,
         "register" => Tok::Register,
         "true" => Tok::True,
         "false" => Tok::False,

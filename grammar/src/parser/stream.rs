@@ -753,10 +753,14 @@ mod tests {
 
     #[test]
     fn unknown_type_names_are_reported_once_and_then_read_as_types() {
-        let (ts, codes) = terms("void f() { vec2 p = 1; vec2 q; } float g(vec2 a);");
+        let (ts, codes) = terms("void f() { point2 p = 1; point2 q; } float g(point2 a);");
         assert_eq!(codes, ["E0208"]);
-        let vec2: Vec<Tok> = ts.into_iter().filter(|(_, w)| w == "vec2").map(|(t, _)| t).collect();
-        assert_eq!(vec2, [Tok::UserType; 3]);
+        let point2: Vec<Tok> = ts.into_iter().filter(|(_, w)| w == "point2").map(|(t, _)| t).collect();
+        assert_eq!(point2, [Tok::UserType; 3]);
+        // GLSL's type names are Cg type names (cgc took them as aliases).
+        let (ts, codes) = terms("vec2 p; mat2x3 m;");
+        assert!(codes.is_empty());
+        assert_eq!((ts[0].0, ts[3].0), (Tok::TypeName, Tok::TypeName));
     }
 
     #[test]
