@@ -114,10 +114,11 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
     let mut port_diags = Vec::new();
     let mut vb = semantics::bind(vertex, &options.context, &parameters, &mut port_diags);
     let mut fb = semantics::bind(fragment, &options.context, &parameters, &mut port_diags);
-    let vertex = written_uniforms::localise_written_uniforms(vertex, &vb);
-    let fragment = written_uniforms::localise_written_uniforms(fragment, &fb);
-    let vertex = texture_args::alias_copies(&vertex, &mut vb);
-    let fragment = texture_args::alias_copies(&fragment, &mut fb);
+    let vertex = texture_args::alias_copies(vertex, &mut vb);
+    let fragment = texture_args::alias_copies(fragment, &mut fb);
+    // After alias_copies: `IN_global = IN;` is a new name of IN, not a write.
+    let vertex = written_uniforms::localise_written_uniforms(&vertex, &vb);
+    let fragment = written_uniforms::localise_written_uniforms(&fragment, &fb);
     let vertex = texture_args::flatten(&vertex, &vb, &mut port_diags);
     let fragment = texture_args::flatten(&fragment, &fb, &mut port_diags);
     let vertex = odd_matrices::lower_odd_matrices(&vertex);

@@ -6,8 +6,9 @@
 //! 2. [`texture_args`]: global copies of texture structs (`IN_global = IN;`) become
 //!    names of them; texture structs passed whole to helper functions become one
 //!    parameter per member read (an IR rewrite of the stage).
-//!    [`written_uniforms`]: uniforms and runtime values the program assigns become
-//!    locals of the entry point initialised from them (an IR rewrite of the stage).
+//!    Then [`written_uniforms`]: uniforms and runtime values the program assigns
+//!    become locals of the entry point initialised from them (an IR rewrite of the
+//!    stage; after the global copies, which are names, not writes).
 //! 3. [`odd_matrices`]: matrices GLSL has no type for (`float1x3`, `float4x1`,
 //!    `bool3x3`) become vectors or arrays of rows (an IR rewrite of the stage).
 //! 4. [`connectors`]: connector flattening, varyings and their locations.
