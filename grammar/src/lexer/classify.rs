@@ -47,6 +47,9 @@ pub enum Contextual {
     Matrix,
     /// `technique`: a CgFX technique block at the start of a file-scope item, else a name.
     Technique,
+    /// `precise` (Cg 3.x): a qualifier when a word follows (`precise float x`), else a
+    /// name (older shaders call variables `precise`).
+    Precise,
     /// `unsigned`: a type on its own, or the first word of `unsigned int` (and
     /// `char`, `short`, `long`).
     Unsigned,
@@ -66,6 +69,7 @@ pub fn classify_word(text: &str) -> Word {
         "matrix" => return Word::Contextual(Contextual::Matrix),
         "technique" => return Word::Contextual(Contextual::Technique),
         "unsigned" => return Word::Contextual(Contextual::Unsigned),
+        "precise" => return Word::Contextual(Contextual::Precise),
         _ => {}
     }
     if is_reserved(text) {
@@ -109,7 +113,6 @@ pub fn keyword(text: &str) -> Option<Tok> {
         "column_major" => Tok::ColumnMajor,
         "shared" => Tok::Shared,
         "volatile" => Tok::Volatile,
-        "precise" => Tok::Precise,
         "register" => Tok::Register,
         "true" => Tok::True,
         "false" => Tok::False,

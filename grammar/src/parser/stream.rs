@@ -382,6 +382,10 @@ impl<'a> Classifier<'a> {
                 }
                 self.push(Tok::TypeName, i, i + 1);
             }
+            Contextual::Precise => {
+                let tok = if self.kind(j) == Some(TokenKind::Ident) { Tok::Precise } else { Tok::Ident };
+                self.push(tok, i, i + 1);
+            }
             Contextual::Texture => {
                 let tok = if self.is_name_word(j) { Tok::TypeName } else { Tok::Ident };
                 self.push(tok, i, i + 1);

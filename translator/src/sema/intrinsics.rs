@@ -19,7 +19,7 @@
 //!
 //! * The domain names the scalars and shapes a generic form is instantiated over:
 //!   scalars `f` (the float family: `float`, `half`, `fixed`, `double`), `F` (`float`
-//!   only), `D` (`double` only), `i` (`int`), `u` (`uint`), `b` (`bool`); shapes `s` (scalar), `v` (vectors of
+//!   only), `D` (`double` only), `h` (`half` only), `x` (`fixed` only), `i` (`int`), `u` (`uint`), `b` (`bool`); shapes `s` (scalar), `v` (vectors of
 //!   1 to 4 components), `w` (vectors of 2 to 4), `m` (matrices 1x1 to 4x4).
 //! * A type is `T` (the domain type), or a scalar word followed by a shape. The scalar
 //!   word is `E` (the domain's element scalar) or a Cg scalar name (`float`, `half`,
@@ -302,8 +302,8 @@ static ENTRIES: &[Entry] = &[
 ];
 
 /// GLSL built-ins called by real RetroArch Cg shaders (common-shaders: `fract` in 16
-/// files, `mod` in 13, `mix` in 4, `texelFetchOffset` in `lcd-grid-v2-nvidia.cg`) that
-/// Cg 3.1's standard library does not declare. NVIDIA's compiler, whose front end its
+/// files, `mod` in 13, `mix` in 4, `texelFetchOffset` in `lcd-grid-v2-nvidia.cg`), and
+/// the other GLSL names cgc 3.1 declares, that Cg 3.1's documented library lacks. NVIDIA's compiler, whose front end its
 /// GLSL compiler shared, accepted them; RetroArch's Cg runtime ran on it. Each keeps its
 /// GLSL meaning: `fract` is [`B::Frac`] (same definition), `mix` is [`B::Lerp`] (the
 /// writer already emits `mix` for `lerp`), `mod` floors ([`B::GlslMod`], unlike `fmod`),
@@ -312,6 +312,15 @@ static ENTRIES: &[Entry] = &[
 #[rustfmt::skip]
 static GLSL_ENTRIES: &[Entry] = &[
     e("fract", B::Frac, A, "f sv: T(T)"),
+    // cgc 3.1's own declarations of GLSL names (cg-stdlib-overloads.tsv): derivatives
+    // for float/half/fixed scalars and 2-4 vectors, `inversesqrt` for float (and double
+    // in gp5), `roundEven` (gp5; Cg's `round` already rounds ties to even), and
+    // gp4's `floatBitsToInt` (the raw bits, as `floatToRawIntBits`).
+    e("dFdx", B::Ddx, P, "Fhx sw: T(T)"),
+    e("dFdy", B::Ddy, P, "Fhx sw: T(T)"),
+    e("inversesqrt", B::Rsqrt, A, "FD sv: T(T)"),
+    e("roundEven", B::Round, A, "f sv: T(T)"),
+    e("floatBitsToInt", B::FloatToRawIntBits, A, "F sv: int@(T)"),
     e("mix", B::Lerp, A, "f sv: T(T,T,T); f v: T(T,T,E)"),
     e("mod", B::GlslMod, A, "f sv: T(T,T); f v: T(T,E)"),
     e("texelFetchOffset", B::Tex2DFetchOffset, A, "float4(sampler2D, int2, int, int2)"),
@@ -441,6 +450,8 @@ impl Form {
                 'f' => &[Scalar::Float, Scalar::Half, Scalar::Fixed, Scalar::Double][..],
                 'F' => &[Scalar::Float],
                 'D' => &[Scalar::Double],
+                'h' => &[Scalar::Half],
+                'x' => &[Scalar::Fixed],
                 'i' => &[Scalar::Int],
                 'u' => &[Scalar::UInt],
                 'b' => &[Scalar::Bool],

@@ -283,8 +283,13 @@ fn glsl_builtins_yield_to_user_functions_and_cg_names() {
     let o = run(src, "main", "fp40");
     assert!(o.clean().contains("(call "), "{}", o.ir);
     assert!(o.codes().is_empty(), "{:?}", o.codes());
-    // GLSL names that NVIDIA's compiler did not take stay undeclared.
-    assert_eq!(frag("float f = inversesqrt(uv.x);").codes(), [codes::E_UNDECLARED]);
+    // GLSL names that NVIDIA's compiler did not take stay undeclared; those it
+    // declared (cg-stdlib-overloads.tsv) are taken, with the warning.
+    assert_eq!(frag("float f = packUnorm2x16(uv);").codes(), [codes::E_UNDECLARED]);
+    assert_eq!(frag("float f = inversesqrt(uv.x);").codes(), [codes::W_GLSL_BUILTIN]);
+    let o = frag("float2 d = dFdx(uv) + dFdy(uv); float r = roundEven(uv.x);");
+    assert_eq!(o.codes(), [codes::W_GLSL_BUILTIN; 3]);
+    assert!(o.ir.contains("(builtin ddx:float2") && o.ir.contains("(builtin round:float"), "{}", o.ir);
 }
 
 #[test]
