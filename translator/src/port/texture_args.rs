@@ -31,15 +31,23 @@ use std::collections::{BTreeMap, BTreeSet};
 /// without a parameter. The global was a uniform nothing bound (or a static); after the
 /// copy it holds exactly what the texture struct holds, so it is rebound to that
 /// texture struct and the copy is dropped. Only a copy at the top level of the entry
-/// point, preceded by nothing but other such copies or sampler aliases, to a global
-/// written nowhere else, qualifies: then every read comes after it.
+/// point, preceded by nothing but other such copies, sampler aliases and local
+/// declarations whose initialisers cannot read the global (not even in a function they
+/// call), to a global written nowhere else, qualifies: then every read comes after it.
 pub fn alias_copies<'m>(module: &'m Module, bindings: &mut Bindings) -> Cow<'m, Module> {
     let Some(entry) = module.entry_point.as_ref().map(|e| e.function) else { return Cow::Borrowed(module) };
     let f = &module.functions[entry];
     let Some(body) = &f.body else { return Cow::Borrowed(module) };
     // (statement index, global, texture struct binding)
     let mut copies: Vec<(usize, Handle<crate::ir::Global>, Binding)> = Vec::new();
+    // Local declarations met before a copy (crt-lottes-multipass computes `pos` first):
+    // a copy still qualifies when none of them reads its global.
+    let mut locals_before: Vec<Handle<Expr>> = Vec::new();
     for (i, (stmt, _)) in body.stmts.iter().enumerate() {
+        if let Stmt::Local { init, .. } = stmt {
+            locals_before.extend(init.iter().copied());
+            continue;
+        }
         let Stmt::Expr(h) = stmt else { break };
         let ExprKind::Assign { op: None, target, value } = &f.exprs[*h].kind else { break };
         let ExprKind::Var(Var::Global(g)) = f.exprs[*target].kind else { break };
@@ -54,6 +62,9 @@ pub fn alias_copies<'m>(module: &'m Module, bindings: &mut Bindings) -> Cow<'m, 
         let plain_global = matches!(bindings.of(Var::Global(g)), Some(Binding::Unbound | Binding::Private));
         match source {
             Some(b @ Binding::TextureStruct(_)) if plain_global && f.exprs[*value].ty == target_ty => {
+                if locals_before.iter().any(|&e| reads_global(module, entry, e, g)) {
+                    break;
+                }
                 copies.push((i, g, b));
             }
             _ => break,
@@ -80,6 +91,31 @@ pub fn alias_copies<'m>(module: &'m Module, bindings: &mut Bindings) -> Cow<'m, 
 
 /// How many expressions in the module write to global `g` or part of it (assignments,
 /// increments, `out` arguments).
+/// Whether evaluating `root` (an expression of function `f`) can read global `g`,
+/// directly or in a function it calls (Cg has no recursion; the walk is bounded anyway).
+fn reads_global(module: &Module, f: Handle<Function>, root: Handle<Expr>, g: Handle<crate::ir::Global>) -> bool {
+    let mut work = vec![(f, root)];
+    let mut seen_functions = BTreeSet::new();
+    let mut steps = 0usize;
+    while let Some((fh, e)) = work.pop() {
+        steps += 1;
+        if steps > 1_000_000 {
+            return true;
+        }
+        let func = &module.functions[fh];
+        match &func.exprs[e].kind {
+            ExprKind::Var(Var::Global(x)) if *x == g => return true,
+            ExprKind::Call { function, .. } if seen_functions.insert(*function) => {
+                let callee = &module.functions[*function];
+                work.extend(callee.exprs.iter().map(|(h, _)| (*function, h)));
+            }
+            _ => {}
+        }
+        work.extend(func.exprs[e].kind.children().into_iter().map(|c| (fh, c)));
+    }
+    false
+}
+
 fn writes_to(module: &Module, g: Handle<crate::ir::Global>) -> usize {
     let mut n = 0;
     for (_, f) in module.functions.iter() {

@@ -23,6 +23,17 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A sub-statement (`if` branch, loop body) as a block with its own scope.
+    /// Lowers a branch; when it is `dead` and produced errors, drops them and the branch.
+    fn dead_branch(&mut self, dead: bool, lower: impl FnOnce(&mut Self) -> Block) -> Block {
+        let mark = self.body_diags.len();
+        let block = lower(self);
+        if dead && self.body_diags[mark..].iter().any(|(_, d)| d.is_error()) {
+            self.body_diags.truncate(mark);
+            return Block::default();
+        }
+        block
+    }
+
     fn sub_block(&mut self, s: &'a ast::Stmt) -> Block {
         match &s.kind {
             ast::StmtKind::Block(b) => self.block_in_scope(&b.stmts),
@@ -45,8 +56,14 @@ impl<'a> Lowerer<'a> {
             }
             ast::StmtKind::If { cond, then, else_ } => {
                 let c = self.condition(cond);
-                let accept = self.sub_block(then);
-                let reject = else_.as_ref().map(|e| self.sub_block(e));
+                // A branch a constant condition never takes is not checked, as cgc did
+                // not: crt-royale's `-intel` variants name `MASK_RESIZE` only under
+                // `if (sample_orig_luts)` with a `static const bool` true. Such a branch
+                // keeps its IR when it has no errors (nothing changes for valid code);
+                // with errors it becomes empty and its diagnostics are dropped.
+                let known = c.and_then(|h| self.fold(h)).map(super::const_eval::truthy);
+                let accept = self.dead_branch(known == Some(false), |me| me.sub_block(then));
+                let reject = else_.as_ref().map(|e| self.dead_branch(known == Some(true), |me| me.sub_block(e)));
                 if let Some(cond) = c {
                     out.stmts.push((Stmt::If { cond, accept, reject }, span));
                 }

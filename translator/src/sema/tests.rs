@@ -494,3 +494,15 @@ fn glslv_warns_on_texcoord_above_7() {
     let src = "struct V { float4 p : POSITION; float2 t : TEXCOORD9; }; V main(float4 p : POSITION) { V v; v.p = p; v.t = 0; return v; }";
     assert!(run(src, "main", "glslv").codes().contains(&codes::W_PROFILE_LIMIT));
 }
+
+#[test]
+fn a_branch_a_constant_condition_never_takes_is_not_checked() {
+    // crt-royale's -intel variants: cgc compiled them.
+    let o = frag("static const bool on = true; float x; if (on) x = 1; else x = MISSING.y;");
+    assert!(o.errors().is_empty(), "{:?}", o.errors());
+    let o = frag("if (false) { float y = undeclared_thing; }");
+    assert!(o.errors().is_empty(), "{:?}", o.errors());
+    // A branch that may run is checked.
+    let o = run("float4 main(float2 uv : TEXCOORD0) : COLOR { if (uv.x > 0) return MISSING; return 0; }", "main", "fp40");
+    assert_eq!(o.codes(), [codes::E_UNDECLARED]);
+}
