@@ -77,7 +77,16 @@ fn modelled(text: &str) -> Option<Type> {
         Type::Sampler(d) => d != SamplerDim::Any,
         Type::Void => true,
         _ => t.scalar().is_some_and(|s| {
-            matches!(s, Scalar::Float | Scalar::Half | Scalar::Fixed | Scalar::Double | Scalar::Int | Scalar::UInt | Scalar::Bool)
+            matches!(
+                s,
+                Scalar::Float
+                    | Scalar::Half
+                    | Scalar::Fixed
+                    | Scalar::Double
+                    | Scalar::Int
+                    | Scalar::UInt
+                    | Scalar::Bool
+            )
         }),
     };
     ok.then_some(t)
@@ -175,15 +184,20 @@ fn stdlib_table_resolves_probe_shapes_as_cgc() {
         for stage in [Stage::Vertex, Stage::Fragment] {
             let want: Vec<String> = answers(results)
                 .into_iter()
-                .filter(|(p, _)| p.ends_with(if stage == Stage::Vertex { "vp" } else { "fp" }) || p.ends_with(if stage == Stage::Vertex { 'v' } else { 'f' }))
+                .filter(|(p, _)| {
+                    p.ends_with(if stage == Stage::Vertex { "vp" } else { "fp" })
+                        || p.ends_with(if stage == Stage::Vertex { 'v' } else { 'f' })
+                })
                 .map(|(_, r)| r)
                 .collect();
             if want.is_empty() {
                 continue;
             }
             let profile = Profile::default_for(stage);
-            let candidates: Vec<Candidate> =
-                list.iter().map(|o| Candidate { params: &o.param_types, required: o.param_types.len(), profiles: &[] }).collect();
+            let candidates: Vec<Candidate> = list
+                .iter()
+                .map(|o| Candidate { params: &o.param_types, required: o.param_types.len(), profiles: &[] })
+                .collect();
             let got = match resolve(&module, &candidates, &args, &profile) {
                 Resolution::Unique(i) => Ok(list[i].ret),
                 Resolution::NoMatch(_) => Err("no match"),
@@ -219,10 +233,8 @@ fn probe_gap(name: &str, args: &[Type], got: Result<Type, &str>) -> Option<Strin
         // them tied and reports E0313: an error, never a different meaning.
         return Some("int/bool variable to a float-family function: ambiguous here".into());
     }
-    let sizes: BTreeSet<u8> = args
-        .iter()
-        .filter_map(|t| if let Type::Vector(_, n) = t { Some(*n) } else { None })
-        .collect();
+    let sizes: BTreeSet<u8> =
+        args.iter().filter_map(|t| if let Type::Vector(_, n) = t { Some(*n) } else { None }).collect();
     if sizes.len() > 1 && got == Err("no match") {
         // cgc truncates to the narrowest overload; we resolve left to right.
         return Some("vector arguments of different sizes".into());

@@ -237,7 +237,9 @@ mod tests {
 
     #[test]
     fn glsl_type_names_are_cg_type_names() {
-        for t in ["vec2", "vec3", "vec4", "ivec2", "uvec3", "bvec4", "dvec2", "mat2", "mat3", "mat4", "mat2x3", "mat4x2"] {
+        for t in
+            ["vec2", "vec3", "vec4", "ivec2", "uvec3", "bvec4", "dvec2", "mat2", "mat3", "mat4", "mat2x3", "mat4x2"]
+        {
             assert_eq!(classify_word(t), Word::Token(Tok::TypeName), "{t}");
         }
         for p in ["vec1", "vec5", "mat1", "mat5", "mat2x1", "mat2x5", "ivec", "xvec2", "mat2x", "Vec2", "dmat2"] {

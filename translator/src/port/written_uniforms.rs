@@ -61,9 +61,10 @@ pub fn localise_written_uniforms<'m>(module: &'m Module, bindings: &Bindings) ->
     }
     // A global used by other functions keeps its meaning only as a global: leave it.
     written.retain(|(v, _)| match v {
-        Var::Global(g) => !module.functions.iter().any(|(h, other)| {
-            h != entry && other.exprs.iter().any(|(_, e)| e.kind == ExprKind::Var(Var::Global(*g)))
-        }),
+        Var::Global(g) => !module
+            .functions
+            .iter()
+            .any(|(h, other)| h != entry && other.exprs.iter().any(|(_, e)| e.kind == ExprKind::Var(Var::Global(*g)))),
         _ => true,
     });
     // Only the shortest written path of each root is localised (a write to `IN` whole

@@ -503,6 +503,7 @@ fn a_branch_a_constant_condition_never_takes_is_not_checked() {
     let o = frag("if (false) { float y = undeclared_thing; }");
     assert!(o.errors().is_empty(), "{:?}", o.errors());
     // A branch that may run is checked.
-    let o = run("float4 main(float2 uv : TEXCOORD0) : COLOR { if (uv.x > 0) return MISSING; return 0; }", "main", "fp40");
+    let o =
+        run("float4 main(float2 uv : TEXCOORD0) : COLOR { if (uv.x > 0) return MISSING; return 0; }", "main", "fp40");
     assert_eq!(o.codes(), [codes::E_UNDECLARED]);
 }
