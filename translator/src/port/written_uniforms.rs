@@ -51,10 +51,11 @@ pub fn localise_written_uniforms<'m>(module: &'m Module, bindings: &Bindings) ->
         }
         for t in targets {
             if let Some(path) = place_path(&f.exprs, t) {
-                if uniform(path.0) && !path_type(module, f, &path).is_some_and(holds_sampler(module)) {
-                    if !written.contains(&path) {
-                        written.push(path);
-                    }
+                if uniform(path.0)
+                    && !path_type(module, f, &path).is_some_and(holds_sampler(module))
+                    && !written.contains(&path)
+                {
+                    written.push(path);
                 }
             }
         }
