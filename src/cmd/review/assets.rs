@@ -50,7 +50,7 @@ tr.differs td.new{background:#fff8e1}
 .note{color:#546e7a}
 "#;
 
-pub const JS: &str = r#"(function(){
+pub const JS: &str = r##"(function(){
 "use strict";
 function q(s,r){return Array.prototype.slice.call((r||document).querySelectorAll(s));}
 // Index: sorting and filtering.
@@ -115,4 +115,4 @@ q(".slider").forEach(function(s){
 });
 document.body.dataset.ready="1";
 })();
-"#;
+"##;

@@ -18,7 +18,7 @@ pub fn render(review: &Review) -> String {
     let here = Path::new(INDEX);
     let count = |kind: Kind, f: &dyn Fn(&Row) -> bool| rows.iter().filter(|r| r.kind == kind && f(r)).count();
     let validated = plan.shaders.iter().filter(|s| s.naga == Check::Ok && s.glslang == Check::Ok).count();
-    let translated = |kind| count(kind, &|r| r.status != Status::Error);
+    let translated = |kind| count(kind, &|r: &Row| r.status != Status::Error);
     let compared: Vec<&Row> = rows.iter().filter(|r| r.verdict.status != "-").collect();
     let changed = rows.iter().filter(|r| matches!(r.baseline, "changed" | "new" | "unreadable")).count();
     let body = html! {
@@ -28,16 +28,16 @@ pub fn render(review: &Review) -> String {
                 th { "shaders" }
                 td { (plan.shaders.len()) }
                 td { (translated(Kind::Shader)) }
-                td { (count(Kind::Shader, &|r| r.status == Status::Warning)) }
-                td { (count(Kind::Shader, &|r| r.status == Status::Error)) }
+                td { (count(Kind::Shader, &|r: &Row| r.status == Status::Warning)) }
+                td { (count(Kind::Shader, &|r: &Row| r.status == Status::Error)) }
                 td { (validated) }
             }
             tr {
                 th { "presets" }
                 td { (plan.presets.len()) }
                 td { (translated(Kind::Preset)) }
-                td { (count(Kind::Preset, &|r| r.status == Status::Warning)) }
-                td { (count(Kind::Preset, &|r| r.status == Status::Error)) }
+                td { (count(Kind::Preset, &|r: &Row| r.status == Status::Warning)) }
+                td { (count(Kind::Preset, &|r: &Row| r.status == Status::Error)) }
                 td { "-" }
             }
         }

@@ -44,8 +44,8 @@ pub fn segments(line: &Line) -> Markup {
     html! {
         @for (class, text) in line {
             @match class {
-                Some(c) => span class=(c) { (text) },
-                None => (text),
+                Some(c) => { span class=(c) { (text) } }
+                None => { (text) }
             }
         }
     }

@@ -85,8 +85,8 @@ fn same(a: &Parameter, b: &Parameter) -> bool {
 fn param_cells(p: Option<&Parameter>) -> Markup {
     html! {
         @match p {
-            Some(p) => td { (p.description) } td { (p.initial) } td { (p.minimum) } td { (p.maximum) } td { (p.step) },
-            None => td colspan="5" { "not declared" },
+            Some(p) => { td { (p.description) } td { (p.initial) } td { (p.minimum) } td { (p.maximum) } td { (p.step) } }
+            None => { td colspan="5" { "not declared" } }
         }
     }
 }
@@ -147,7 +147,7 @@ pub fn render(review: &Review, index: usize) -> String {
         }
         h2 { "Old and new" }
         @match comparison {
-            None => p.note { "Not compared (run review with --compare-image IN.png to render old and new)." },
+            None => { p.note { "Not compared (run review with --compare-image IN.png to render old and new)." } }
             Some(c) => {
                 @if let Some(e) = &c.error { p.bad { "Could not be compared: " (e) } }
                 @else {
@@ -185,7 +185,7 @@ pub fn render(review: &Review, index: usize) -> String {
                             td { (status(s.status.as_str())) }
                             td { (super::model::validation(s)) }
                         }
-                        None => td colspan="4" { "not planned" },
+                        None => { td colspan="4" { "not planned" } }
                     }
                 }
             }

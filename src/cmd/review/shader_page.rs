@@ -13,7 +13,6 @@ use super::layout::{diff, page, segments, status};
 use super::model::{link, preset_page, shader_page, validation, Baseline};
 use maud::{html, Markup};
 use std::collections::HashMap;
-use std::path::Path;
 use translator::migrate::{Plan, ReportDiagnostic, ShaderOut};
 
 /// The most Cg lines one slang line names (a statement spanning a whole function
@@ -87,8 +86,8 @@ pub fn render(
                 @for d in &s.diagnostics {
                     li class=(diag_class(d)) {
                         @match files.iter().position(|f| f.name == d.file) {
-                            Some(f) if d.line > 0 => a href=(format!("#c{f}-{}", d.line)) { (d.file) ":" (d.line) ":" (d.column) },
-                            _ => (d.file) ":" (d.line) ":" (d.column),
+                            Some(f) if d.line > 0 => { a href=(format!("#c{f}-{}", d.line)) { (d.file) ":" (d.line) ":" (d.column) } }
+                            _ => { (d.file) ":" (d.line) ":" (d.column) }
                         }
                         ": " (diag_text(d))
                     }
