@@ -35,7 +35,7 @@ tr.differs td.new{background:#fff8e1}
 .code{font:12px/1.45 ui-monospace,Menlo,Consolas,monospace;white-space:pre;margin:0}
 .ln{display:block;padding-right:8px}
 .ln::before{content:attr(data-n);display:inline-block;width:4em;color:#90a4ae;text-align:right;margin-right:8px}
-.ln.mapped{cursor:pointer}
+.ln.mapped,.ln[data-o]{cursor:pointer;box-shadow:inset 3px 0 #b3e5fc}
 .ln.hl{background:#fff59d}.ln.sel{background:#ffe082}
 .dmsg{display:block;white-space:pre-wrap;margin-left:4.5em;padding:1px 6px;font-size:12px}
 .dmsg.diag-error{background:#ffebee}.dmsg.diag-warning{background:#fff3e0}
@@ -43,9 +43,9 @@ tr.differs td.new{background:#fff8e1}
 .hk{color:#1565c0;font-weight:bold}.ht{color:#00838f}.hf{color:#5d4037}
 .diff .add{background:#e8f5e9}.diff .del{background:#ffebee}.diff .hunk{color:#1565c0}
 .images{display:flex;gap:8px;flex-wrap:wrap}
-.images figure{margin:0}.images img{max-width:320px;image-rendering:pixelated;border:1px solid #cfd8dc}
+.images figure{margin:0}.images img{width:256px;height:auto;image-rendering:pixelated;border:1px solid #cfd8dc}
 .slider{position:relative;display:inline-block;border:1px solid #cfd8dc}
-.slider img{display:block;max-width:640px;image-rendering:pixelated}
+.slider img{display:block;width:640px;max-width:90vw;height:auto;image-rendering:pixelated}
 .slider .old{position:absolute;left:0;top:0;clip-path:inset(0 50% 0 0)}
 .note{color:#546e7a}
 "#;
