@@ -32,7 +32,7 @@ fn chromium(page: &Path, args: &[&str], profile: &Path) -> String {
 }
 
 /// The DOM of `page` after its scripts ran.
-fn dom(page: &Path, profile: &Path) -> String {
+fn load(page: &Path, profile: &Path) -> String {
     let dom = chromium(page, &["--dump-dom"], profile);
     assert!(dom.contains(r#"data-ready="1""#), "the page's script did not run on {}:\n{dom}", page.display());
     dom
@@ -99,7 +99,6 @@ fn review_site_of_the_corpus_in_a_browser() {
     let base = tmp.path().join("base");
     let site = tmp.path().join("site");
     let profile = tmp.path().join("profile");
-    let corpus = root().join("corpus");
     expect(&cg2slang(&["migrate", "corpus", "--out", base.to_str().expect("utf-8")], root()), 0);
     // The baseline: one output changed, one missing, one unreadable (a directory).
     let edited = base.join("retroarch/gamma_encode.slang");
@@ -127,7 +126,7 @@ fn review_site_of_the_corpus_in_a_browser() {
 
     // Index: counts, one row per preset and shader, every link resolves.
     let index = site.join("index.html");
-    let dom = dom(&index, &profile);
+    let dom = load(&index, &profile);
     let rows = dom.matches("<tr data-kind=").count();
     let pages = files_under(&site.join("shaders")).len() + files_under(&site.join("presets")).len();
     assert_eq!(rows, pages, "one row per page");
@@ -135,7 +134,7 @@ fn review_site_of_the_corpus_in_a_browser() {
     assert_eq!(assert_links_resolve(&index, &dom), rows + 2, "a link per row, plus the stylesheet and the script");
     assert!(tag_with(&dom, r#"data-name="retroarch/gamma_encode.slang""#).contains(r#"data-baseline="changed""#));
     assert!(tag_with(&dom, r#"data-name="retroarch/sharpen.slang""#).contains(r#"data-baseline="new""#));
-    let bloom = tag_with(&dom, &format!(r#"data-name="{}""#, corpus.join("retroarch/bloom.cgp").display()));
+    let bloom = tag_with(&dom, r#"data-name="corpus/retroarch/bloom.cgp""#);
     assert!(bloom.contains(r#"data-baseline="unreadable""#), "{bloom}");
     assert!(tag_with(&dom, r#"data-name="untranslatable.slang""#).contains(r#"data-status="error""#));
     assert!(dom.contains(r#"<span id="shown">"#), "the filter counter is there");
@@ -164,19 +163,21 @@ fn review_site_of_the_corpus_in_a_browser() {
 
     // The hostile shader: its markup is text, in the Cg pane, the slang pane and the DOM.
     let hostile = site.join("shaders/hostile_text.slang.html");
-    let dom = dom(&hostile, &profile);
+    let dom = load(&hostile, &profile);
     assert_no_injected_script(&dom);
     assert!(dom.contains("&lt;/script&gt;&lt;script&gt;document.body.setAttribute('data-pwned','comment')"), "{dom}");
     assert!(dom.matches("&lt;img src=x onerror=document.body.id='pwned'&gt;").count() >= 2, "Cg and slang: {dom}");
     let ids: HashSet<&str> = attr_values(&dom, "id").into_iter().collect();
     let mapped = attr_values(&dom, "data-o");
-    assert!(mapped.len() > 10, "{} mapped lines", mapped.len());
+    let cg = std::fs::read_to_string(root().join("corpus/review/hostile_text.cg")).expect("fixture");
+    let ret = cg.lines().position(|l| l.contains("return tex2D")).expect("the return line") + 1;
+    assert!(mapped.contains(&format!("c0-{ret}").as_str()), "a slang line maps to the Cg return (line {ret}): {mapped:?}");
     assert!(mapped.iter().flat_map(|o| o.split(' ')).all(|t| ids.contains(t)));
     assert!(dom.contains(r#"class="ln mapped""#), "the script marked the Cg lines that have slang lines");
 
     // The preset page: the description in the parameter table, as text, on both sides.
     let preset = site.join("presets/hostile.slangp.html");
-    let dom = dom(&preset, &profile);
+    let dom = load(&preset, &profile);
     assert_no_injected_script(&dom);
     assert_eq!(dom.matches("<td>&lt;img src=x onerror=document.body.id='pwned'&gt;</td>").count(), 2, "{dom}");
     assert!(!dom.contains(r#"class="mismatch""#), "Cg and slang declare the same parameter: {dom}");
@@ -184,9 +185,12 @@ fn review_site_of_the_corpus_in_a_browser() {
 
     // The shader that did not translate: its error under the Cg line of the call.
     let failed = std::fs::read_to_string(site.join("shaders/untranslatable.slang.html")).expect("page");
-    let call = failed.find("no_such_function(").expect("the call is shown");
-    let message = failed[call..].find(r#"<span class="dmsg diag-error">"#).expect("the error follows the call");
-    assert!(failed[call..call + message].matches("\n").count() <= 1, "the error sits under the call's line");
+    let cg = std::fs::read_to_string(root().join("corpus/review/untranslatable.cg")).expect("fixture");
+    let line = cg.lines().position(|l| l.contains("no_such_function(")).expect("the call") + 1;
+    let at = failed.find(&format!(r#"id="c0-{line}""#)).expect("the call's line is shown");
+    let next_line = failed[at..].find(r#"<span class="ln""#).unwrap_or(failed.len() - at);
+    let under = &failed[at..at + next_line];
+    assert!(under.contains(r#"<span class="dmsg diag-error">error["#), "the error sits under the call's line: {under}");
 
     // A screenshot of the index, and of the hostile shader page.
     for (page, name) in [(&index, "index.png"), (&hostile, "shader.png")] {
@@ -237,7 +241,7 @@ fn review_with_comparison_shows_images_and_why_a_preset_cannot_be_compared() {
     );
     expect(&run, 1);
     let index = site.join("index.html");
-    let dom = dom(&index, &profile);
+    let dom = load(&index, &profile);
     assert!(tag_with(&dom, "hostile.cgp\"").contains(r#"data-verdict="pass""#), "{dom}");
     let missing = tag_with(&dom, "missing-lut.cgp\"");
     assert!(missing.contains(r#"data-verdict="error""#), "{missing}");
@@ -249,14 +253,14 @@ fn review_with_comparison_shows_images_and_why_a_preset_cannot_be_compared() {
         assert!(w >= 64 && h >= 48, "{what}: {w}x{h}");
     }
     let page = site.join("presets/hostile.slangp.html");
-    let dom = dom(&page, &profile);
+    let dom = load(&page, &profile);
     assert_links_resolve(&page, &dom);
     assert!(dom.contains(r#"input type="range""#) && dom.contains(r#"class="old""#), "the old/new slider");
     let shot = tmp.path().join("preset.png");
     chromium(&page, &[&format!("--screenshot={}", shot.display()), "--window-size=1000,1400"], &profile);
     assert_eq!(image::image_dimensions(&shot).expect("screenshot"), (1000, 1400));
 
-    let dom = dom(&site.join("presets/missing-lut.slangp.html"), &profile);
+    let dom = load(&site.join("presets/missing-lut.slangp.html"), &profile);
     assert!(dom.contains("Could not be compared: "), "{dom}");
 }
 
