@@ -38,6 +38,23 @@ fn load(page: &Path, profile: &Path) -> String {
     dom
 }
 
+/// The DOM of `page` opened at `fragment` (`#line=ID`), after its scripts ran.
+fn chromium_dom_at(page: &Path, fragment: &str, profile: &Path) -> String {
+    let url = format!("file://{}{fragment}", page.canonicalize().expect("page exists").display());
+    let out = Command::new("chromium")
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--dump-dom"])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(&url)
+        .output()
+        .expect("chromium runs");
+    assert!(out.status.success(), "chromium failed on {url}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn html_of(page: &Path) -> String {
+    std::fs::read_to_string(page).expect("page")
+}
+
 /// Every value of `attr="..."` in `dom`.
 fn attr_values<'a>(dom: &'a str, attr: &str) -> Vec<&'a str> {
     let pat = format!(" {attr}=\"");
@@ -174,6 +191,16 @@ fn review_site_of_the_corpus_in_a_browser() {
     assert!(mapped.contains(&format!("c0-{ret}").as_str()), "a slang line maps to the Cg return (line {ret}): {mapped:?}");
     assert!(mapped.iter().flat_map(|o| o.split(' ')).all(|t| ids.contains(t)));
     assert!(dom.contains(r#"class="ln mapped""#), "the script marked the Cg lines that have slang lines");
+    // Selecting the slang line of the return (`#line=ID`) selects the Cg line it came from.
+    let hostile_html = html_of(&hostile);
+    let slang_id = attr_values(&hostile_html, "id")
+        .into_iter()
+        .find(|id| tag_with(&hostile_html, &format!(r#"id="{id}""#)).contains(&format!(r#"data-o="c0-{ret}""#)))
+        .map(str::to_owned)
+        .expect("a slang line of the return");
+    let selected = chromium_dom_at(&hostile, &format!("#line={slang_id}"), &profile);
+    assert!(tag_with(&selected, &format!(r#"id="c0-{ret}""#)).contains(" sel"), "the Cg line is selected");
+    assert!(tag_with(&selected, &format!(r#"id="{slang_id}""#)).contains(" sel"), "the slang line is selected");
 
     // The preset page: the description in the parameter table, as text, on both sides.
     let preset = site.join("presets/hostile.slangp.html");

@@ -190,6 +190,8 @@ pub struct PresetOut {
     pub passes: usize,
     /// Per pass, the index of its shader in `Plan::shaders` (`None` if not planned).
     pub pass_shaders: Vec<Option<usize>>,
+    /// The `#pragma parameter` lines its passes declare (see [`declared_parameters`]).
+    pub parameters: Vec<String>,
 }
 
 /// A file to copy verbatim (LUT images).
@@ -545,6 +547,7 @@ pub fn plan(
                 passes_ok: 0,
                 passes: 0,
                 pass_shaders: Vec::new(),
+                parameters,
             });
             continue;
         };
@@ -597,6 +600,7 @@ pub fn plan(
             passes_ok,
             passes: p.passes.len(),
             pass_shaders,
+            parameters,
         });
     }
     plan

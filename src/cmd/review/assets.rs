@@ -30,7 +30,7 @@ tr.differs td.new{background:#fff8e1}
 .diags{margin:4px 0;padding-left:20px}
 .diag-error{color:#c62828}.diag-warning{color:#e65100}
 .panes{display:grid;grid-template-columns:1fr 1fr;gap:8px;align-items:start}
-.pane{background:#fff;border:1px solid #cfd8dc;overflow:auto;max-height:80vh}
+.pane{position:relative;background:#fff;border:1px solid #cfd8dc;overflow:auto;max-height:85vh}
 .pane h3{font-size:13px;margin:0;padding:4px 8px;background:#eceff1;position:sticky;top:0}
 .code{font:12px/1.45 ui-monospace,Menlo,Consolas,monospace;white-space:pre;margin:0}
 .ln{display:block;padding-right:8px}
@@ -100,11 +100,16 @@ if(slang.length){
     el.addEventListener("click",function(){
       q(".sel").forEach(function(x){x.classList.remove("sel");});
       mark(el,"sel",true);
-      var other=lines(el)[0]; if(other)other.scrollIntoView({block:"center"});
-      history.replaceState(null,"","#"+el.id);});
+      var other=lines(el)[0]; if(other)reveal(other);
+      history.replaceState(null,"","#line="+el.id);});
   });
-  var h=location.hash.slice(1), start=h&&document.getElementById(h);
-  if(start&&(start.dataset.o||back[start.id])){mark(start,"sel",true);start.scrollIntoView({block:"center"});}
+  // Scrolls a line into the middle of its own pane, never the window.
+  function reveal(el){var pane=el.closest(".pane"); if(pane)pane.scrollTop=Math.max(0,el.offsetTop-pane.clientHeight/3);}
+  // `#line=ID` (not `#ID`: the browser would scroll the window and the pane itself).
+  var h=location.hash.replace(/^#line=/,""), start=h&&document.getElementById(h);
+  if(start&&(start.dataset.o||back[start.id])){
+    mark(start,"sel",true); reveal(start); var o=lines(start)[0]; if(o)reveal(o);
+  }
 }
 // Preset page: old/new slider and flip.
 q(".slider").forEach(function(s){

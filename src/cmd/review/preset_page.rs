@@ -5,16 +5,15 @@
 //! pass, LUTs included); and its parameters as the Cg declared them against what the
 //! slang declares, a mismatch shown as an error.
 //!
-//! Reads the `.cgp` (for its keys and parameters) through the same loaders as the
-//! planner; a file that cannot be read again is a note on the page, never a failure.
+//! Reads the `.cgp` again for its keys (the planner's parameters are in the plan); a file
+//! that cannot be read again is a note on the page, never a failure.
 
 use super::layout::{diff, page, status};
 use super::model::{link, preset_image, preset_page, shader_page, Baseline, Review, Verdict};
-use grammar::{FileId, RealFs, SourceMap};
+use grammar::FileId;
 use maud::{html, Markup};
 use runtime_check::validate::stages::{parse_parameter, Origin};
 use runtime_check::validate::Parameter;
-use std::collections::HashMap;
 use translator::preset::token::{tokenize, Item};
 
 /// The images a compared preset has, in the order shown.
@@ -104,14 +103,8 @@ pub fn render(review: &Review, index: usize) -> String {
     let slangp_entries = p.text.as_deref().map(entries).unwrap_or_default();
     let keys = key_rows(&cgp_entries, &slangp_entries);
 
-    // Parameters: the Cg side as the planner reads them, the slang side from the passes' text.
-    let mut sources = SourceMap::new();
-    let (preset, _) = translator::preset::load_cgp(&mut sources, &p.source, &RealFs);
-    let cg_lines = preset
-        .as_ref()
-        .map(|pr| translator::migrate::declared_parameters(pr, &RealFs, &mut HashMap::new()))
-        .unwrap_or_default();
-    let cg_params = parameters(cg_lines.iter().map(String::as_str));
+    // Parameters: the Cg side as the planner read them, the slang side from the passes' text.
+    let cg_params = parameters(p.parameters.iter().map(String::as_str));
     let slang_params = parameters(
         p.pass_shaders
             .iter()
