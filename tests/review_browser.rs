@@ -167,7 +167,11 @@ fn review_site_of_the_corpus_in_a_browser() {
             assert!(ids.contains(target), "{}: the line map names #{target}, which is missing", page.display());
         }
         if html.contains(r#"<span class="b-same">"#) || html.contains(r#"<span class="b-changed">"#) {
-            assert!(!mapped.is_empty() && slang_lines > 0, "{}: a translated shader with no mapped line", page.display());
+            assert!(
+                !mapped.is_empty() && slang_lines > 0,
+                "{}: a translated shader with no mapped line",
+                page.display()
+            );
         }
     }
     for page in files_under(&site.join("presets")) {
@@ -188,7 +192,10 @@ fn review_site_of_the_corpus_in_a_browser() {
     let mapped = attr_values(&dom, "data-o");
     let cg = std::fs::read_to_string(root().join("corpus/review/hostile_text.cg")).expect("fixture");
     let ret = cg.lines().position(|l| l.contains("return tex2D")).expect("the return line") + 1;
-    assert!(mapped.contains(&format!("c0-{ret}").as_str()), "a slang line maps to the Cg return (line {ret}): {mapped:?}");
+    assert!(
+        mapped.contains(&format!("c0-{ret}").as_str()),
+        "a slang line maps to the Cg return (line {ret}): {mapped:?}"
+    );
     assert!(mapped.iter().flat_map(|o| o.split(' ')).all(|t| ids.contains(t)));
     assert!(dom.contains(r#"class="ln mapped""#), "the script marked the Cg lines that have slang lines");
     // Selecting the slang line of the return (`#line=ID`) selects the Cg line it came from.
@@ -312,6 +319,10 @@ fn check_accept_writes_only_what_changed() {
     assert!(run.stdout.contains("accepted (changed): ") && run.stdout.contains("gamma_encode.slang"), "{}", run.stdout);
     assert_eq!(std::fs::read_to_string(&changed).expect("accepted"), fresh);
     assert!(base.join("retroarch/sharpen.slang").is_file());
-    assert_eq!(std::fs::metadata(&untouched).and_then(|m| m.modified()).expect("mtime"), before, "unchanged files are not rewritten");
+    assert_eq!(
+        std::fs::metadata(&untouched).and_then(|m| m.modified()).expect("mtime"),
+        before,
+        "unchanged files are not rewritten"
+    );
     expect(&cg2slang(&["check", "corpus", "--against", against], root()), 0);
 }

@@ -256,8 +256,7 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
         }
     };
     let compare_setup = if args.compare {
-        let setup =
-            CompareSetup::open(&args.compare_images, args.compare_frames, args.compare_viewport, reporter);
+        let setup = CompareSetup::open(&args.compare_images, args.compare_frames, args.compare_viewport, reporter);
         let Some(setup) = setup else { return Exit::Failure };
         Some(setup)
     } else {

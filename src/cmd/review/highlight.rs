@@ -112,8 +112,17 @@ mod tests {
         let lines = classes_of(text);
         assert_eq!(lines.len(), 4);
         let joined: Vec<String> = lines.iter().map(|l| l.iter().map(|(_, t)| t.as_str()).collect()).collect();
-        assert_eq!(joined, ["#include \"a.h\"", "/* one", " two */ uniform float4 x = 1.5; // end", "float4 f(float a) { return tex2D(s, a); }"]);
-        let class_of = |line: usize, word: &str| lines[line].iter().find(|(_, t)| t.contains(word)).and_then(|(c, _)| *c);
+        assert_eq!(
+            joined,
+            [
+                "#include \"a.h\"",
+                "/* one",
+                " two */ uniform float4 x = 1.5; // end",
+                "float4 f(float a) { return tex2D(s, a); }"
+            ]
+        );
+        let class_of =
+            |line: usize, word: &str| lines[line].iter().find(|(_, t)| t.contains(word)).and_then(|(c, _)| *c);
         assert_eq!(class_of(0, "#include"), Some("hp"));
         assert_eq!(class_of(1, "one"), Some("hc"));
         assert_eq!(class_of(2, "two"), Some("hc"), "the block comment carries over the line end");

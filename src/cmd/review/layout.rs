@@ -5,8 +5,8 @@
 //! module never concatenates markup from text.
 
 use super::assets::{CSS_PATH, JS_PATH};
-use super::model::{link, INDEX};
 use super::highlight::Line;
+use super::model::{link, INDEX};
 use maud::{html, Markup, DOCTYPE};
 use std::path::Path;
 

@@ -150,14 +150,10 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
 
     // Pages, in parallel: Cg files coloured once each, shared by the shaders including them.
     let highlighter = highlight::Highlighter::new();
-    let files: BTreeMap<&str, &str> = plan
-        .shaders
-        .iter()
-        .flat_map(|s| s.origins.files.iter().map(|f| (f.name.as_str(), f.text.as_str())))
-        .collect();
-    let cg: shader_page::CgCache = pool.install(|| {
-        files.par_iter().map(|(name, text)| ((*name).to_owned(), highlighter.lines(text))).collect()
-    });
+    let files: BTreeMap<&str, &str> =
+        plan.shaders.iter().flat_map(|s| s.origins.files.iter().map(|f| (f.name.as_str(), f.text.as_str()))).collect();
+    let cg: shader_page::CgCache =
+        pool.install(|| files.par_iter().map(|(name, text)| ((*name).to_owned(), highlighter.lines(text))).collect());
     let mut site: Vec<(PathBuf, Vec<u8>)> = pool.install(|| {
         let shaders = (0..plan.shaders.len()).into_par_iter().map(|i| {
             let html = shader_page::render(&plan, i, &review.shader_baselines[i], &highlighter, &cg);
@@ -181,8 +177,7 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
 
     // Refuse to overwrite before writing anything, then write.
     if !args.force {
-        let existing: Vec<PathBuf> =
-            site.iter().map(|(p, _)| args.out.join(p)).filter(|p| p.exists()).collect();
+        let existing: Vec<PathBuf> = site.iter().map(|(p, _)| args.out.join(p)).filter(|p| p.exists()).collect();
         if let Some(first) = existing.first() {
             reporter.error(&format!(
                 "{} files of the review already exist (first: {}); nothing was written. Use --force to overwrite.",

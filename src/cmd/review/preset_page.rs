@@ -68,7 +68,10 @@ fn parameters<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<Result<Parameter,
             continue;
         }
         seen.push(id);
-        out.push(parse_parameter(&format!("#pragma parameter {rest}"), Origin { file: 0, line: 0 }).map_err(|e| format!("{line}: {e}")));
+        out.push(
+            parse_parameter(&format!("#pragma parameter {rest}"), Origin { file: 0, line: 0 })
+                .map_err(|e| format!("{line}: {e}")),
+        );
     }
     out
 }
@@ -106,11 +109,7 @@ pub fn render(review: &Review, index: usize) -> String {
     // Parameters: the Cg side as the planner read them, the slang side from the passes' text.
     let cg_params = parameters(p.parameters.iter().map(String::as_str));
     let slang_params = parameters(
-        p.pass_shaders
-            .iter()
-            .flatten()
-            .filter_map(|&k| plan.shaders[k].text.as_deref())
-            .flat_map(str::lines),
+        p.pass_shaders.iter().flatten().filter_map(|&k| plan.shaders[k].text.as_deref()).flat_map(str::lines),
     );
     let cg_ok: Vec<&Parameter> = cg_params.iter().filter_map(|r| r.as_ref().ok()).collect();
     let slang_ok: Vec<&Parameter> = slang_params.iter().filter_map(|r| r.as_ref().ok()).collect();
@@ -240,8 +239,12 @@ mod tests {
     #[test]
     fn parameters_parse_like_retroarch_first_wins() {
         let ps = parameters(
-            ["#pragma parameter A \"Gain\" 1.0 0.0 2.0 0.5", "pragma parameter A \"Other\" 1 0 1", "#pragma parameter B \"x\""]
-                .into_iter(),
+            [
+                "#pragma parameter A \"Gain\" 1.0 0.0 2.0 0.5",
+                "pragma parameter A \"Other\" 1 0 1",
+                "#pragma parameter B \"x\"",
+            ]
+            .into_iter(),
         );
         assert_eq!(ps.len(), 2);
         let a = ps[0].as_ref().expect("A parses");

@@ -34,13 +34,7 @@ fn diag_text(d: &ReportDiagnostic) -> String {
     format!("{}[{}]: {}", d.severity.as_str(), d.code, d.message)
 }
 
-pub fn render(
-    plan: &Plan,
-    index: usize,
-    baseline: &Baseline,
-    highlighter: &Highlighter,
-    cg: &CgCache,
-) -> String {
+pub fn render(plan: &Plan, index: usize, baseline: &Baseline, highlighter: &Highlighter, cg: &CgCache) -> String {
     let s: &ShaderOut = &plan.shaders[index];
     let here = shader_page(s);
     let files = &s.origins.files;
@@ -168,7 +162,11 @@ mod tests {
             glslang: Check::Ok,
             origins: Arc::new(Origins {
                 files: vec![CgFile { name: "a.cg".into(), text: cg_text.into() }],
-                lines: vec![None, Some(LineOrigin { file: 0, first: 1, last: 1 }), Some(LineOrigin { file: 0, first: 2, last: 2 })],
+                lines: vec![
+                    None,
+                    Some(LineOrigin { file: 0, first: 1, last: 1 }),
+                    Some(LineOrigin { file: 0, first: 2, last: 2 }),
+                ],
             }),
         };
         let plan = Plan { shaders: vec![shader], ..Plan::default() };
