@@ -1,8 +1,8 @@
 //! `cg2slang review` and `check --accept`, with the site loaded in a real browser.
 //!
 //! The review of the corpus (plus `corpus/review/`: hostile markup in Cg comments and a
-//! `#pragma parameter` description, a shader that does not translate, a preset whose LUT
-//! is missing) is opened in headless Chromium; the tests read the DOM after the page's
+//! `#pragma parameter` description, a preset whose LUT is missing; and
+//! `corpus/bad/undeclared_function.cg`, a shader that does not translate) is opened in headless Chromium; the tests read the DOM after the page's
 //! script ran (`--dump-dom`) and take a screenshot. Chromium must be installed (`.ci/run`
 //! installs the Debian package `chromium`).
 
@@ -130,6 +130,7 @@ fn review_site_of_the_corpus_in_a_browser() {
             "review".to_owned(),
             "corpus".into(),
             "corpus/review".into(),
+            "corpus/bad/undeclared_function.cg".into(),
             "--out".into(),
             out.display().to_string(),
             "--against".into(),
@@ -137,7 +138,7 @@ fn review_site_of_the_corpus_in_a_browser() {
         ]
     };
     let run = cg2slang(&args(&site).iter().map(String::as_str).collect::<Vec<_>>(), root());
-    // untranslatable.cg does not translate: errors in the input, exit 1, never a crash.
+    // undeclared_function.cg does not translate: errors in the input, exit 1, never a crash.
     expect(&run, 1);
     assert!(run.stdout.contains("baseline files unreadable"), "{}", run.stdout);
 
@@ -153,7 +154,7 @@ fn review_site_of_the_corpus_in_a_browser() {
     assert!(tag_with(&dom, r#"data-name="retroarch/sharpen.slang""#).contains(r#"data-baseline="new""#));
     let bloom = tag_with(&dom, r#"data-name="corpus/retroarch/bloom.cgp""#);
     assert!(bloom.contains(r#"data-baseline="unreadable""#), "{bloom}");
-    assert!(tag_with(&dom, r#"data-name="untranslatable.slang""#).contains(r#"data-status="error""#));
+    assert!(tag_with(&dom, r#"data-name="undeclared_function.slang""#).contains(r#"data-status="error""#));
     assert!(dom.contains(r#"<span id="shown">"#), "the filter counter is there");
 
     // Every page: links resolve, the line map's anchors exist, no injected script ran.
@@ -218,9 +219,9 @@ fn review_site_of_the_corpus_in_a_browser() {
     assert!(dom.contains("<code>shader0</code>") && dom.contains("<code>hostile_text.cg</code>"), "{dom}");
 
     // The shader that did not translate: its error under the Cg line of the call.
-    let failed = std::fs::read_to_string(site.join("shaders/untranslatable.slang.html")).expect("page");
-    let cg = std::fs::read_to_string(root().join("corpus/review/untranslatable.cg")).expect("fixture");
-    let line = cg.lines().position(|l| l.contains("no_such_function(")).expect("the call") + 1;
+    let failed = std::fs::read_to_string(site.join("shaders/undeclared_function.slang.html")).expect("page");
+    let cg = std::fs::read_to_string(root().join("corpus/bad/undeclared_function.cg")).expect("fixture");
+    let line = cg.lines().position(|l| l.contains("saturat(")).expect("the call") + 1;
     let at = failed.find(&format!(r#"id="c0-{line}""#)).expect("the call's line is shown");
     let next_line = failed[at..].find(r#"<span class="ln""#).unwrap_or(failed.len() - at);
     let under = &failed[at..at + next_line];
