@@ -62,3 +62,43 @@ pub fn encode_png(size: Size, rgba8: &[u8]) -> Result<Vec<u8>, Diagnostic> {
         .map_err(|e| Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot encode PNG: {e}")))?;
     Ok(out.into_inner())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An uncompressed 24-bit TGA, bottom-up rows (the format's default origin).
+    fn tga_2x2() -> Vec<u8> {
+        let mut b = vec![0u8, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 0, 24, 0];
+        // BGR, bottom row first: bottom = red, green; top = blue, white.
+        b.extend_from_slice(&[0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255]);
+        b
+    }
+
+    #[test]
+    fn reads_tga_by_extension_with_its_origin() {
+        let img = decode_image(&tga_2x2(), Path::new("lut.tga")).expect("a TGA LUT");
+        assert_eq!(img.size, Size::new(2, 2));
+        // Row 0 of the decoded image is the top row: blue, white.
+        assert_eq!(&img.rgba8[..8], &[0, 0, 255, 255, 255, 255, 255, 255]);
+        assert_eq!(&img.rgba8[8..], &[255, 0, 0, 255, 0, 255, 0, 255]);
+    }
+
+    #[test]
+    fn reads_jpeg_by_signature_whatever_the_name() {
+        let src = image::RgbImage::from_pixel(8, 4, image::Rgb([200, 100, 50]));
+        let mut jpeg = std::io::Cursor::new(Vec::new());
+        src.write_to(&mut jpeg, image::ImageFormat::Jpeg).expect("encode");
+        let img = decode_image(jpeg.get_ref(), Path::new("lut.png")).expect("a JPEG LUT");
+        assert_eq!(img.size, Size::new(8, 4));
+        let px = &img.rgba8[..4];
+        assert!(px[0].abs_diff(200) <= 2 && px[1].abs_diff(100) <= 2 && px[2].abs_diff(50) <= 2, "{px:?}");
+    }
+
+    #[test]
+    fn names_what_it_cannot_read() {
+        let e = decode_image(b"not an image", Path::new("lut.dat")).expect_err("garbage");
+        assert_eq!(e.code, codes::E_CHAIN_IMAGE);
+        assert!(e.message.contains("lut.dat") && e.message.contains("not a PNG, JPEG, TGA or BMP"), "{}", e.message);
+    }
+}
