@@ -256,22 +256,9 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
         }
     };
     let compare_setup = if args.compare {
-        let Some(images) = super::render::load_images(&args.compare_images, reporter) else { return Exit::Failure };
-        let Some(first) = images.first() else {
-            reporter.error("--compare needs at least one --compare-image");
-            return Exit::Failure;
-        };
-        let viewport = args
-            .compare_viewport
-            .unwrap_or(runtime_check::plan::Size::new(first.size.width * 2, first.size.height * 2));
-        let Some(gpu) = super::render::gpu(&grammar::SourceMap::new(), reporter) else { return Exit::Failure };
-        Some(CompareSetup {
-            gpu,
-            images,
-            frames: args.compare_frames as usize,
-            viewport,
-            thresholds: runtime_check::compare::Thresholds::default(),
-        })
+        let setup = CompareSetup::open(&args.compare_images, args.compare_frames, args.compare_viewport, reporter);
+        let Some(setup) = setup else { return Exit::Failure };
+        Some(setup)
     } else {
         None
     };
@@ -366,7 +353,7 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
                 b.inc(1);
             }
         };
-        let results = pool.install(|| compare_all(&paths, setup, &tick));
+        let results = pool.install(|| compare_all(&paths, setup, &tick, &|_, _| {}));
         if let Some(b) = &bar {
             b.finish_and_clear();
         }

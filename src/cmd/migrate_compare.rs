@@ -41,12 +41,42 @@ pub struct PresetComparison {
     pub error: Option<String>,
 }
 
+impl CompareSetup {
+    /// The setup of `--compare-image IMAGES`: the images loaded, the viewport (default:
+    /// twice the first image's size) and the GPU; `None` after reporting why not.
+    pub fn open(
+        images: &[PathBuf],
+        frames: u64,
+        viewport: Option<Size>,
+        reporter: &super::Reporter,
+    ) -> Option<CompareSetup> {
+        let images = super::render::load_images(images, reporter)?;
+        let Some(first) = images.first() else {
+            reporter.error("--compare needs at least one --compare-image");
+            return None;
+        };
+        let viewport = viewport.unwrap_or(Size::new(first.size.width * 2, first.size.height * 2));
+        let gpu = super::render::gpu(&grammar::SourceMap::new(), reporter)?;
+        Some(CompareSetup { gpu, images, frames: frames as usize, viewport, thresholds: Thresholds::default() })
+    }
+}
+
+/// What a caller may do with the rendered images of one preset (index into `presets`)
+/// before they are dropped: `review` writes them beside its pages.
+pub type KeepImages<'a> = &'a (dyn Fn(usize, &compare::Comparison) + Sync);
+
 /// Compares every preset in `presets` (in order; the result has one entry each).
-pub fn compare_all(presets: &[PathBuf], setup: &CompareSetup, progress: &(dyn Fn() + Sync)) -> Vec<PresetComparison> {
+pub fn compare_all(
+    presets: &[PathBuf],
+    setup: &CompareSetup,
+    progress: &(dyn Fn() + Sync),
+    keep: KeepImages,
+) -> Vec<PresetComparison> {
     let lock = Mutex::new(());
     presets
         .par_iter()
-        .map(|path| {
+        .enumerate()
+        .map(|(i, path)| {
             let mut sources = grammar::SourceMap::new();
             let outcome = compare::compare_cgp(
                 &mut sources,
@@ -59,6 +89,9 @@ pub fn compare_all(presets: &[PathBuf], setup: &CompareSetup, progress: &(dyn Fn
                 &|_, text| text,
             );
             progress();
+            if let Ok(c) = &outcome {
+                keep(i, c);
+            }
             match outcome {
                 Ok(c) => PresetComparison {
                     status: if c.metrics.passes(&setup.thresholds) { "pass" } else { "fail" },

@@ -16,6 +16,7 @@ mod migrate_compare;
 mod output;
 mod parse;
 mod render;
+mod review;
 mod translate;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -49,6 +50,8 @@ pub enum Command {
     Migrate(migrate::MigrateArgs),
     /// Re-translate a Cg library and diff it against a committed slang tree (for CI).
     Check(check::CheckArgs),
+    /// Migrate a Cg library and write a static review site (pages per preset and shader).
+    Review(review::ReviewArgs),
     /// Render a slang preset headlessly (wgpu) to a PNG.
     Render(render::RenderArgs),
     /// Render a Cg preset's original (CPU reference) and translation (GPU) and compare.
@@ -200,6 +203,7 @@ pub fn main() -> ExitCode {
         Command::Translate(args) => translate::run(args, &reporter),
         Command::Migrate(args) => migrate::run(args, &reporter),
         Command::Check(args) => check::run(args, &reporter),
+        Command::Review(args) => review::run(args, &reporter),
         Command::Render(args) => render::run(args, &reporter),
         Command::Compare(args) => compare::run(args, &reporter),
     };

@@ -21,6 +21,7 @@ use grammar::{Diagnostic, FileSystem, PpOptions, Severity, SourceMap};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// One input root: a directory walked for .cg/.cgp, or a single file.
 #[derive(Clone, Debug)]
@@ -121,6 +122,59 @@ pub struct ShaderOut {
     /// naga and glslang outcomes (skipped without a validator or without text).
     pub naga: Check,
     pub glslang: Check,
+    /// Where each output line came from, and the Cg files it points into (for review).
+    pub origins: Arc<Origins>,
+}
+
+/// The Cg side of one translation, for reviewing it: every file the preprocessor read
+/// (the .cg first, then its includes, as the user wrote them) and, per output line, the
+/// lines of those files it came from (macro expansions mapped to their call site).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Origins {
+    pub files: Vec<CgFile>,
+    /// One entry per line of `ShaderOut::text`; `None` for lines the writer made up.
+    pub lines: Vec<Option<LineOrigin>>,
+}
+
+/// One Cg file as read: the name diagnostics use (`ReportDiagnostic::file`) and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CgFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// The Cg lines (1-based, inclusive) one output line came from, in `Origins::files[file]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineOrigin {
+    pub file: usize,
+    pub first: usize,
+    pub last: usize,
+}
+
+impl Origins {
+    /// The origins of a translation whose spans point into `sources`.
+    pub fn of(sources: &SourceMap, line_map: &[Option<grammar::Span>]) -> Origins {
+        let mut index: HashMap<grammar::FileId, usize> = HashMap::new();
+        let mut files = Vec::new();
+        for (id, f) in sources.files() {
+            if f.kind == grammar::source::FileKind::Real {
+                index.insert(id, files.len());
+                files.push(CgFile { name: f.name.clone(), text: f.text.clone() });
+            }
+        }
+        let lines = line_map
+            .iter()
+            .map(|span| {
+                let span = sources.user_span((*span)?);
+                let file = *index.get(&span.file)?;
+                let f = sources.file(span.file);
+                let first = f.line_index(span.start) + 1;
+                let last = f.line_index(span.end.saturating_sub(1).max(span.start)) + 1;
+                Some(LineOrigin { file, first, last })
+            })
+            .collect();
+        Origins { files, lines }
+    }
 }
 
 /// One emitted (or failed) .slangp file.
@@ -134,6 +188,10 @@ pub struct PresetOut {
     /// How many passes translated.
     pub passes_ok: usize,
     pub passes: usize,
+    /// Per pass, the index of its shader in `Plan::shaders` (`None` if not planned).
+    pub pass_shaders: Vec<Option<usize>>,
+    /// The `#pragma parameter` lines its passes declare (see [`declared_parameters`]).
+    pub parameters: Vec<String>,
 }
 
 /// A file to copy verbatim (LUT images).
@@ -365,7 +423,7 @@ pub fn plan(
     let by_cg: Vec<(PathBuf, Vec<Job>)> = by_cg.into_iter().collect();
     let total = by_cg.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    type Outcome = (Option<String>, Vec<ReportDiagnostic>, Check, Check);
+    type Outcome = (Option<String>, Vec<ReportDiagnostic>, Check, Check, Arc<Origins>);
     let results: Vec<(Job, Outcome)> = by_cg
         .par_iter()
         .flat_map_iter(|(cg, jobs)| {
@@ -409,7 +467,8 @@ pub fn plan(
                 for d in diags.iter_mut().filter(|d| d.file.is_empty()) {
                     d.file = cg.display().to_string();
                 }
-                out.push((job.clone(), (t.text, diags, v.naga, v.glslang)));
+                let origins = Arc::new(Origins::of(sources, &t.line_map));
+                out.push((job.clone(), (t.text, diags, v.naga, v.glslang, origins)));
             }
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             progress(n, total);
@@ -423,8 +482,8 @@ pub fn plan(
     let mut output_of: HashMap<Job, usize> = HashMap::new();
     let mut per_source: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
     for (job, base, used_by) in &requests {
-        let (text, diags, naga, glslang) =
-            by_job.get(job).cloned().unwrap_or((None, Vec::new(), Check::Skipped, Check::Skipped));
+        let (text, diags, naga, glslang, origins) =
+            by_job.get(job).cloned().unwrap_or((None, Vec::new(), Check::Skipped, Check::Skipped, Arc::default()));
         let variants = per_source.entry(job.cg.clone()).or_default();
         let existing = variants.iter().copied().find(|&i| {
             let s = &plan.shaders[i];
@@ -464,6 +523,7 @@ pub fn plan(
                     variant,
                     naga,
                     glslang,
+                    origins,
                 });
                 let i = plan.shaders.len() - 1;
                 variants.push(i);
@@ -486,14 +546,18 @@ pub fn plan(
                 diagnostics: diags,
                 passes_ok: 0,
                 passes: 0,
+                pass_shaders: Vec::new(),
+                parameters,
             });
             continue;
         };
         let mut shader_paths = Vec::new();
+        let mut pass_shaders = Vec::new();
         let mut passes_ok = 0;
         for i in 0..p.passes.len() {
             let cg = grammar::source::normalize(&p.passes[i].shader_resolved);
             let job = Job { cg, context: ContextKey::from(&p.pass_context(i)), parameters: parameters.clone() };
+            pass_shaders.push(output_of.get(&job).copied());
             let s = output_of.get(&job).map(|&k| &plan.shaders[k]);
             match s {
                 Some(s) if s.text.is_some() => {
@@ -535,6 +599,8 @@ pub fn plan(
             diagnostics: diags,
             passes_ok,
             passes: p.passes.len(),
+            pass_shaders,
+            parameters,
         });
     }
     plan

@@ -355,7 +355,7 @@ fn add_parameter(p: Parameter, out: &mut Stages) {
 }
 
 /// Parses `#pragma parameter ID "desc" init min max [step]` like RetroArch.
-fn parse_parameter(line: &str, origin: Origin) -> Result<Parameter, String> {
+pub fn parse_parameter(line: &str, origin: Origin) -> Result<Parameter, String> {
     let mut s = line.strip_prefix("#pragma parameter ").unwrap_or(line);
     s = s.trim_start_matches([' ', '\t']);
     let id_len = s.find([' ', '\t']).unwrap_or(s.len());
