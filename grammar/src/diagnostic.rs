@@ -54,9 +54,25 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
 }
 
+/// Messages, labels and notes longer than this many characters are cut (a 1 MB literal
+/// quoted in a message would otherwise be printed whole).
+pub const MAX_MESSAGE_CHARS: usize = 400;
+
+/// `text` cut to [`MAX_MESSAGE_CHARS`] characters, saying how much was left out.
+fn bounded(text: String) -> String {
+    match text.char_indices().nth(MAX_MESSAGE_CHARS) {
+        None => text,
+        Some((cut, _)) => {
+            let left = text[cut..].chars().count();
+            format!("{}... ({left} more characters)", &text[..cut])
+        }
+    }
+}
+
 impl Diagnostic {
     pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { code, severity: Severity::Error, message: message.into(), labels: Vec::new(), notes: Vec::new() }
+        let message = bounded(message.into());
+        Diagnostic { code, severity: Severity::Error, message, labels: Vec::new(), notes: Vec::new() }
     }
 
     pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
@@ -65,17 +81,17 @@ impl Diagnostic {
 
     /// The main place; `message` may be empty.
     pub fn with_primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.labels.push(Label { span, message: message.into(), primary: true });
+        self.labels.push(Label { span, message: bounded(message.into()), primary: true });
         self
     }
 
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.labels.push(Label { span, message: message.into(), primary: false });
+        self.labels.push(Label { span, message: bounded(message.into()), primary: false });
         self
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
-        self.notes.push(note.into());
+        self.notes.push(bounded(note.into()));
         self
     }
 
@@ -90,6 +106,30 @@ impl Diagnostic {
     /// File, line and column of the primary label, mapped to the user's own text.
     pub fn location(&self, sources: &SourceMap) -> Option<Location> {
         self.primary_span().map(|s| sources.location(sources.user_span(s)))
+    }
+}
+
+/// At most this many diagnostics of one code are kept from one file set; the rest are
+/// counted in one note (a runaway macro or a binary file otherwise gives millions).
+pub const MAX_PER_CODE: usize = 100;
+
+/// Keeps the first `max` diagnostics of each code, in order, and appends for each code
+/// that had more one note of that code saying how many were left out. The severity of
+/// what is kept is unchanged, so a capped run still fails.
+pub fn cap_per_code(diagnostics: &mut Vec<Diagnostic>, max: usize) {
+    let mut seen: std::collections::BTreeMap<&'static str, usize> = std::collections::BTreeMap::new();
+    diagnostics.retain(|d| {
+        let n = seen.entry(d.code).or_insert(0);
+        *n += 1;
+        *n <= max
+    });
+    for (code, n) in seen {
+        if n > max {
+            diagnostics.push(Diagnostic {
+                severity: Severity::Note,
+                ..Diagnostic::error(code, format!("{} more {code} diagnostics not shown (at most {max} of one code are)", n - max))
+            });
+        }
     }
 }
 

@@ -15,7 +15,15 @@ fn image_error(path: &Path, msg: impl std::fmt::Display) -> Diagnostic {
 }
 
 /// Decodes PNG bytes (`name` labels errors).
+/// The size is checked from the header before any pixel is decoded.
 pub fn decode_png(bytes: &[u8], name: &Path) -> Result<InputImage, Diagnostic> {
+    let header = image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Png)
+        .into_dimensions()
+        .map_err(|e| image_error(name, format!("not a readable PNG image: {e}")))?;
+    let (w, h) = header;
+    if w == 0 || h == 0 || w > MAX_SIZE || h > MAX_SIZE {
+        return Err(image_error(name, format!("the image is {w}x{h}; sizes from 1 to {MAX_SIZE} are supported")));
+    }
     let img = image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
         .map_err(|e| image_error(name, format!("not a readable PNG image: {e}")))?;
     let rgba = img.to_rgba8();
@@ -26,9 +34,14 @@ pub fn decode_png(bytes: &[u8], name: &Path) -> Result<InputImage, Diagnostic> {
     Ok(InputImage { size, rgba8: rgba.into_raw() })
 }
 
-/// Reads and decodes a PNG file.
+pub use translator::preset::files::MAX_IMAGE_BYTES;
+
+/// Reads and decodes a PNG file (a regular file of at most [`MAX_IMAGE_BYTES`]).
 pub fn load_png(path: &Path) -> Result<InputImage, Diagnostic> {
-    let bytes = std::fs::read(path).map_err(|e| image_error(path, format!("cannot read: {e}")))?;
+    let bytes = grammar::source::read_regular(path, MAX_IMAGE_BYTES).map_err(|e| {
+        let code = grammar::source::read_error_code(&e, codes::E_CHAIN_IMAGE);
+        Diagnostic::error(code, format!("{}: cannot read: {e}", path.display()))
+    })?;
     decode_png(&bytes, path)
 }
 
