@@ -28,7 +28,9 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).expect("write");
 }
 
-const SHADER: &str = "float4 main_fragment(float2 uv : TEXCOORD0) : COLOR { return float4(uv, 0.0, 1.0); }\n";
+const SHADER: &str = "void main_vertex(float4 p : POSITION, float2 t : TEXCOORD0, uniform float4x4 modelViewProj,
+    out float4 oP : POSITION, out float2 oT : TEXCOORD0) { oP = mul(modelViewProj, p); oT = t; }
+float4 main_fragment(float2 uv : TEXCOORD0) : COLOR { return float4(uv, 0.0, 1.0); }\n";
 
 #[test]
 fn no_output_path_replaces_a_users_file_without_force() {
@@ -72,11 +74,20 @@ fn paths_that_are_not_regular_files_are_named_and_refused() {
         expect(&run, 2);
         assert!(run.stderr.contains("E0121") && run.stderr.contains("FIFO"), "{}", run.stderr);
     }
-    // A character device as a preset's shader, an include and an image.
-    write(&d.join("dev.cgp"), "shaders = 1\nshader0 = /dev/zero\n");
+    // A character device as a preset's shader (through a link named like a shader, and
+    // as itself: not a .cg file, not read), an include and an image.
+    std::os::unix::fs::symlink("/dev/zero", d.join("zero.cg")).expect("symlink");
+    write(&d.join("dev.cgp"), "shaders = 1\nshader0 = zero.cg\n");
     let run = cg2slang(&["migrate", "dev.cgp", "--out", "out1", "--no-validate"], d);
     expect(&run, 1);
-    assert!(run.stdout.contains("E0121") || run.stderr.contains("E0121"), "{}\n{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("dev.cgp:2:11: E0121"), "{}\n{}", run.stdout, run.stderr);
+    write(&d.join("dev2.cgp"), "shaders = 1\nshader0 = /dev/zero\n");
+    let run = cg2slang(&["migrate", "dev2.cgp", "--out", "out2", "--no-validate"], d);
+    expect(&run, 1);
+    assert!(run.stdout.contains("dev2.cgp:2:11: E0513"), "{}\n{}", run.stdout, run.stderr);
+    let run = cg2slang(&["render", "dev.cgp", "--image", "/dev/zero", "--out", "o.png"], d);
+    expect(&run, 2);
+    assert!(run.stderr.contains("E0121") && run.stderr.contains("character device"), "{}", run.stderr);
     write(&d.join("inc.cg"), "#include \"/dev/zero\"\n");
     let run = cg2slang(&["parse", "inc.cg"], d);
     expect(&run, 1);
