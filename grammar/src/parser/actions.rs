@@ -635,8 +635,9 @@ pub fn error_diagnostic(ctx: &Ctx<'_>, e: PError) -> (usize, Diagnostic) {
                 Diagnostic::error(codes::E_NESTING_TOO_DEEP, format!("{what} nested more than {limit} levels deep"))
                     .with_primary(ctx.span(at, at + 1), "the level past the limit starts here")
                     .with_note(
-                        "every operator, call, member access and index is one level (a chain of 300 `+` is 300 \
-                     levels), and every nested statement or block one more; the parser skips this declaration",
+                        "every operator of another precedence, call, member access and index is one level, a \
+                     chain of one operator (`a + b - c ...`) one level per 8 operators, and every nested statement \
+                     or block one more; the parser skips this declaration",
                     );
             (at, d)
         }
