@@ -143,6 +143,10 @@ pub fn render_plain(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
     let config = term::Config::default();
     let mut out = String::new();
     for d in diagnostics {
+        if has_long_line(sources, d) {
+            out.push_str(&without_snippet(sources, d));
+            continue;
+        }
         let cd = to_codespan(sources, d);
         if term::emit_to_string(&mut out, &config, &SourceFiles(sources), &cd).is_err() {
             out.push_str(&fallback_line(sources, d));
@@ -157,6 +161,11 @@ pub fn render_ansi(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
     let config = term::Config::default();
     let mut buf = Buffer::ansi();
     for d in diagnostics {
+        if has_long_line(sources, d) {
+            use std::io::Write;
+            let _ = buf.write_all(without_snippet(sources, d).as_bytes());
+            continue;
+        }
         let cd = to_codespan(sources, d);
         if term::emit_to_write_style(&mut buf, &config, &SourceFiles(sources), &cd).is_err() {
             use std::io::Write;
@@ -169,6 +178,35 @@ pub fn render_ansi(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
 /// One line per diagnostic: `file:line:col: severity[code]: message`.
 pub fn render_short(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
     diagnostics.iter().map(|d| fallback_line(sources, d) + "\n").collect()
+}
+
+/// Source lines longer than this many bytes are not quoted in snippets (a 1 MB
+/// literal would be printed whole, once per label).
+pub const MAX_QUOTED_LINE: usize = 1000;
+
+/// Whether any label of `d` lies on a line too long to quote.
+fn has_long_line(sources: &SourceMap, d: &Diagnostic) -> bool {
+    d.labels.iter().any(|l| {
+        let user = sources.user_span(l.span);
+        let f = sources.file(user.file);
+        let first = f.line_index(user.start);
+        let last = f.line_index(user.end);
+        (first..=last.min(first + 1)).any(|i| {
+            let start = f.line_start(i).unwrap_or(0) as usize;
+            let end = f.line_start(i + 1).map_or(f.text.len(), |e| e as usize);
+            end.saturating_sub(start) > MAX_QUOTED_LINE
+        })
+    })
+}
+
+/// The short form of `d` and its notes, for a diagnostic whose lines are too long.
+fn without_snippet(sources: &SourceMap, d: &Diagnostic) -> String {
+    let mut out = fallback_line(sources, d) + "\n";
+    for n in &d.notes {
+        out.push_str(&format!("  = {n}\n"));
+    }
+    out.push_str(&format!("  = the source line is longer than {MAX_QUOTED_LINE} bytes and is not quoted\n\n"));
+    out
 }
 
 fn fallback_line(sources: &SourceMap, d: &Diagnostic) -> String {

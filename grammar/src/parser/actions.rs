@@ -179,7 +179,14 @@ impl Stmts {
 pub struct Ctx<'a> {
     pub sources: &'a SourceMap,
     pub tokens: &'a [Token],
+    /// Errors recovered from in the chunk being parsed (see [`MAX_RECOVERIES`]).
+    pub recoveries: std::cell::Cell<usize>,
 }
+
+/// Errors the grammar recovers from in one top-level chunk before the rest of the
+/// chunk is skipped: each recovery costs the parser an expected-token list, and a
+/// runaway macro can make millions.
+pub const MAX_RECOVERIES: usize = 200;
 
 impl<'a> Ctx<'a> {
     /// The spelling of preprocessed token `i`.
@@ -579,6 +586,7 @@ impl State {
 
     /// A statement, member or argument the grammar recovered from.
     pub fn recovered(&mut self, ctx: &Ctx<'_>, e: ErrorRecovery<usize, Tok, PErr>) {
+        ctx.recoveries.set(ctx.recoveries.get() + 1);
         let (at, d) = error_diagnostic(ctx, e.error);
         self.diags.push((at, d));
     }
