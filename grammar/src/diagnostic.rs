@@ -127,7 +127,10 @@ pub fn cap_per_code(diagnostics: &mut Vec<Diagnostic>, max: usize) {
         if n > max {
             diagnostics.push(Diagnostic {
                 severity: Severity::Note,
-                ..Diagnostic::error(code, format!("{} more {code} diagnostics not shown (at most {max} of one code are)", n - max))
+                ..Diagnostic::error(
+                    code,
+                    format!("{} more {code} diagnostics not shown (at most {max} of one code are)", n - max),
+                )
             });
         }
     }

@@ -203,7 +203,8 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .stack_size(super::STACK_BYTES)
-        .build() {
+        .build()
+    {
         Ok(p) => p,
         Err(e) => {
             reporter.error(&format!("cannot start worker threads: {e}"));

@@ -265,8 +265,8 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn binary(&self, op: BinaryOp, a: X, b: X, l: usize, r: usize) -> PResult<X> {
-        let continues =
-            matches!(&a.e.kind, ExprKind::Binary { op: prev, .. } if precedence(*prev) == precedence(op)) && a.chain > 0;
+        let continues = matches!(&a.e.kind, ExprKind::Binary { op: prev, .. } if precedence(*prev) == precedence(op))
+            && a.chain > 0;
         let chain = if continues { a.chain + 1 } else { 1 };
         // A chain that goes on costs a level only every CHAIN_PER_LEVEL operators.
         let lhs = if continues && chain % CHAIN_PER_LEVEL != 0 { a.d - 1 } else { a.d };

@@ -80,7 +80,10 @@ pub fn parse(sources: &SourceMap, tokens: &[Token]) -> (TranslationUnit, Vec<Dia
                 end,
                 Diagnostic::error(
                     crate::codes::E_UNEXPECTED_TOKEN,
-                    format!("more than {} syntax errors in this item; the rest of it is skipped", actions::MAX_RECOVERIES),
+                    format!(
+                        "more than {} syntax errors in this item; the rest of it is skipped",
+                        actions::MAX_RECOVERIES
+                    ),
                 )
                 .with_primary(ctx.span(start, end), "this item"),
             );

@@ -47,7 +47,8 @@ pub fn check_files(preset: &Preset, fs: &dyn FileSystem, dialect: Dialect, diags
     let mut check = |path: &Path, span: Span, limit: u64, what: &str| {
         if let Err(e) = fs.probe(path, limit) {
             let code = read_error_code(&e, codes::E_PRESET_FILE_UNREADABLE);
-            let why = if e.kind() == std::io::ErrorKind::NotFound { "it does not exist".to_owned() } else { e.to_string() };
+            let why =
+                if e.kind() == std::io::ErrorKind::NotFound { "it does not exist".to_owned() } else { e.to_string() };
             diags.push(
                 Diagnostic::error(code, format!("{what} {} cannot be read: {why}", path.display()))
                     .with_primary(span, "named here")

@@ -703,7 +703,11 @@ impl Reader<'_> {
         if a.is_empty() || (identifier && a.len() < 64) {
             return Some(a.to_owned());
         }
-        let why = if identifier { format!("it is {} bytes long; RetroArch keeps 63", a.len()) } else { "it is not an identifier".to_owned() };
+        let why = if identifier {
+            format!("it is {} bytes long; RetroArch keeps 63", a.len())
+        } else {
+            "it is not an identifier".to_owned()
+        };
         self.out.diagnostics.push(
             Diagnostic::error(codes::E_PRESET_BAD_ALIAS, format!("alias `{a}` cannot name a texture: {why}"))
                 .with_primary(value.span, "expected a name such as `PASS1` or `blurred`"),
