@@ -6,11 +6,12 @@ use crate::codes;
 use grammar::Diagnostic;
 use std::path::Path;
 
-/// Reads a PNG (any colour type) as RGBA, through the chain's reader (a regular file
+/// Reads an image as RGBA: PNG of any colour type, or (by extension) TGA, JPEG or BMP,
+/// the formats RetroArch loads LUTs from, through the chain's reader (a regular file
 /// within the size limits; E0121/E0122 keep their codes, other failures are E0807).
 pub fn load_png(path: &Path) -> Result<RgbaF32Image, Diagnostic> {
     let err = |e: String| Diagnostic::error(codes::E_REF_IMAGE, format!("cannot read {}: {e}", path.display()));
-    let img = crate::chain::image_io::load_png(path).map_err(|mut d| {
+    let img = crate::chain::image_io::load_image(path).map_err(|mut d| {
         if d.code == codes::E_CHAIN_IMAGE {
             d.code = codes::E_REF_IMAGE;
         }
