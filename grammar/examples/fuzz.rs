@@ -6,14 +6,17 @@
 //! Generates inputs from a seeded xorshift RNG: byte-level mutations of the corpus files
 //! (bit flips, interesting bytes, insertions, deletions, duplicated ranges, dictionary
 //! words, splices between files, truncation), token soups made of Cg words and
-//! directives, and raw random bytes. Every input goes through `grammar::parse_file`
+//! directives, raw random bytes, and the hostile shapes of issue #20 (macro bombs, long
+//! operator chains, deep brackets, huge arrays and literals, long call chains, a
+//! byte-order mark). Every input goes through `grammar::parse_file`
 //! over an in-memory copy of the corpus (so `#include`s resolve but nothing outside the
 //! corpus is ever read), inside `std::panic::catch_unwind`, and its diagnostics are
 //! checked with the invariants shared with the property tests. A panic or a violated
 //! invariant is a crash: the input is saved under `--out` (default `fuzz/artifacts`),
 //! one file per distinct message. A watchdog saves the current input and stops the run
 //! when one input takes longer than `--hang-seconds` (default 20). The slowest input of
-//! the run is kept as `slowest.cg` (a hint at quadratic behaviour). At the end it prints
+//! the run is kept as `slowest.cg` (a hint at quadratic behaviour), and every input over
+//! two seconds is saved as `slow-NNN.cg` (the first 20). At the end it prints
 //! the number of inputs, the duration and the crashes; the exit status is 0 only when
 //! there were none.
 
@@ -33,6 +36,9 @@ use std::time::{Duration, Instant};
 
 /// Largest input the mutators produce.
 const MAX_LEN: usize = 64 * 1024;
+
+/// An input that takes longer than this is saved as a finding (`slow-NNN.cg`).
+const SLOW: Duration = Duration::from_secs(2);
 
 struct Options {
     seconds: u64,
@@ -172,6 +178,81 @@ fn soup(rng: &mut Rng) -> Vec<u8> {
     text.into_bytes()
 }
 
+/// Hostile inputs of issue #20 with random sizes: doubling macro bombs, long flat
+/// operator chains, deep brackets, huge array sizes, long call chains, a byte-order
+/// mark, a huge literal, mixed with corpus text. Each must stay fast and bounded.
+fn hostile(rng: &mut Rng) -> Vec<u8> {
+    let mut text = String::new();
+    if rng.below(4) == 0 {
+        text.push('\u{feff}');
+    }
+    match rng.below(7) {
+        0 => {
+            // Object-like macro bomb: mN expands to two m(N-1).
+            let levels = 1 + rng.below(40);
+            text.push_str("#define m0 x\n");
+            for n in 1..=levels {
+                let sep = rng.pick::<&str>(&["+1 ", " ", "+", ", "]);
+                text.push_str(&format!("#define m{n} m{p}{sep}m{p}\n", p = n - 1));
+            }
+            text.push_str(&format!("float f() {{ return m{levels}; }}\n"));
+        }
+        1 => {
+            // A flat chain of one operator, or of mixed ones.
+            let n = rng.below(5000);
+            let ops = ["+", "-", "*", "&&", "||", "<", "==", "|"];
+            text.push_str("float f(float a) { return a");
+            let mixed = rng.below(2) == 0;
+            let op = *rng.pick(&ops);
+            for _ in 0..n {
+                let o = if mixed { *rng.pick(&ops) } else { op };
+                text.push_str(&format!(" {o} a"));
+            }
+            text.push_str("; }\n");
+        }
+        2 => {
+            // Deep brackets of one kind or another.
+            let n = rng.below(3000);
+            let (open, close) = *rng.pick(&[("(", ")"), ("{", "}"), ("[", "]"), ("-(", ")"), ("f(", ")")]);
+            text.push_str("float g() { return ");
+            text.push_str(&open.repeat(n));
+            text.push('1');
+            text.push_str(&close.repeat(rng.below(n + 2)));
+            text.push_str("; }\n");
+        }
+        3 => {
+            // Huge arrays, global and local, with or without initialisers.
+            let size = *rng.pick(&["100000000", "4294967295", "4294967296", "0", "-1", "65537", "1e9"]);
+            let q = *rng.pick(&["static ", "uniform ", "", "const "]);
+            text.push_str(&format!("{q}float a[{size}];\nfloat4 main_fragment() : COLOR {{ return a[0]; }}\n"));
+        }
+        4 => {
+            // A chain of functions each calling the previous.
+            let n = rng.below(3000);
+            text.push_str("float f0(float x) { return x; }\n");
+            for i in 1..=n {
+                text.push_str(&format!("float f{i}(float x) {{ return f{}(x) + 1.0; }}\n", i - 1));
+            }
+        }
+        5 => {
+            // A huge literal or identifier.
+            let n = rng.below(1 << 20);
+            let body = if rng.below(2) == 0 { "9".repeat(n) } else { "a".repeat(n) };
+            text.push_str(&format!("float x = {body};\n\"{body}\n"));
+        }
+        _ => {
+            // A function-like macro bomb.
+            let levels = 1 + rng.below(30);
+            text.push_str("#define g0(a) a\n");
+            for n in 1..=levels {
+                text.push_str(&format!("#define g{n}(a) g{p}(a) g{p}(a)\n", p = n - 1));
+            }
+            text.push_str(&format!("g{levels}(1)\n"));
+        }
+    }
+    text.into_bytes()
+}
+
 /// Parses one input; `Err` describes a violated invariant.
 fn run_one(fs: &MemoryFs, root: &Path) -> Result<(), String> {
     let mut sources = SourceMap::new();
@@ -272,9 +353,11 @@ fn main() -> ExitCode {
     let mut crashes: u64 = 0;
     let mut distinct: BTreeMap<String, PathBuf> = BTreeMap::new();
     let mut slowest: (Duration, Vec<u8>) = (Duration::ZERO, Vec::new());
+    let mut slow: u64 = 0;
 
     while Instant::now() < deadline {
-        let (root, input) = match rng.below(20) {
+        let (root, input) = match rng.below(24) {
+            20..=23 => (soup_root.clone(), hostile(&mut rng)),
             0..=10 => {
                 let (path, original) = rng.pick(&corpus);
                 let mut bytes = original.clone();
@@ -304,6 +387,13 @@ fn main() -> ExitCode {
         let took = began.elapsed();
         if took > slowest.0 {
             slowest = (took, input.clone());
+        }
+        if took > SLOW {
+            slow += 1;
+            if slow <= 20 {
+                let path = save(&options.out, &format!("slow-{slow:03}.cg"), &input, &format!("took {took:?}\n"));
+                eprintln!("fuzz: SLOW input ({took:?}) saved to {}", path.display());
+            }
         }
         let failure = match outcome {
             Ok(Ok(())) => None,
@@ -338,7 +428,7 @@ fn main() -> ExitCode {
 
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "fuzz: done: {inputs} inputs in {secs:.0} s ({:.0}/s, {:.1} MB), {crashes} crashes, {} distinct",
+        "fuzz: done: {inputs} inputs in {secs:.0} s ({:.0}/s, {:.1} MB), {crashes} crashes, {} distinct, {slow} slower than {SLOW:?}",
         inputs as f64 / secs.max(1e-9),
         bytes_total as f64 / 1e6,
         distinct.len()

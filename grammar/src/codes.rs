@@ -46,6 +46,10 @@ pub const E_IO: &str = "E0118";
 pub const E_STRINGIZE_NOT_PARAM: &str = "E0119";
 /// `defined` used without an identifier, or other misuse inside `#if`.
 pub const E_BAD_DEFINED: &str = "E0120";
+/// A path that is a directory, FIFO, socket or device where a file was expected.
+pub const E_NOT_REGULAR_FILE: &str = "E0121";
+/// A file larger than the size limit for its kind (`source::MAX_SOURCE_BYTES` for text).
+pub const E_FILE_TOO_LARGE: &str = "E0122";
 
 /// File bytes that are not UTF-8 (replaced with U+FFFD; comments in old shaders often are Latin-1).
 pub const W_NOT_UTF8: &str = "W0101";

@@ -54,9 +54,25 @@ pub struct Diagnostic {
     pub notes: Vec<String>,
 }
 
+/// Messages, labels and notes longer than this many characters are cut (a 1 MB literal
+/// quoted in a message would otherwise be printed whole).
+pub const MAX_MESSAGE_CHARS: usize = 400;
+
+/// `text` cut to [`MAX_MESSAGE_CHARS`] characters, saying how much was left out.
+fn bounded(text: String) -> String {
+    match text.char_indices().nth(MAX_MESSAGE_CHARS) {
+        None => text,
+        Some((cut, _)) => {
+            let left = text[cut..].chars().count();
+            format!("{}... ({left} more characters)", &text[..cut])
+        }
+    }
+}
+
 impl Diagnostic {
     pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { code, severity: Severity::Error, message: message.into(), labels: Vec::new(), notes: Vec::new() }
+        let message = bounded(message.into());
+        Diagnostic { code, severity: Severity::Error, message, labels: Vec::new(), notes: Vec::new() }
     }
 
     pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
@@ -65,17 +81,17 @@ impl Diagnostic {
 
     /// The main place; `message` may be empty.
     pub fn with_primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.labels.push(Label { span, message: message.into(), primary: true });
+        self.labels.push(Label { span, message: bounded(message.into()), primary: true });
         self
     }
 
     pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.labels.push(Label { span, message: message.into(), primary: false });
+        self.labels.push(Label { span, message: bounded(message.into()), primary: false });
         self
     }
 
     pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
-        self.notes.push(note.into());
+        self.notes.push(bounded(note.into()));
         self
     }
 
@@ -93,6 +109,33 @@ impl Diagnostic {
     }
 }
 
+/// At most this many diagnostics of one code are kept from one file set; the rest are
+/// counted in one note (a runaway macro or a binary file otherwise gives millions).
+pub const MAX_PER_CODE: usize = 100;
+
+/// Keeps the first `max` diagnostics of each code, in order, and appends for each code
+/// that had more one note of that code saying how many were left out. The severity of
+/// what is kept is unchanged, so a capped run still fails.
+pub fn cap_per_code(diagnostics: &mut Vec<Diagnostic>, max: usize) {
+    let mut seen: std::collections::BTreeMap<&'static str, usize> = std::collections::BTreeMap::new();
+    diagnostics.retain(|d| {
+        let n = seen.entry(d.code).or_insert(0);
+        *n += 1;
+        *n <= max
+    });
+    for (code, n) in seen {
+        if n > max {
+            diagnostics.push(Diagnostic {
+                severity: Severity::Note,
+                ..Diagnostic::error(
+                    code,
+                    format!("{} more {code} diagnostics not shown (at most {max} of one code are)", n - max),
+                )
+            });
+        }
+    }
+}
+
 /// True when any diagnostic is an error.
 pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(Diagnostic::is_error)
@@ -103,6 +146,10 @@ pub fn render_plain(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
     let config = term::Config::default();
     let mut out = String::new();
     for d in diagnostics {
+        if has_long_line(sources, d) {
+            out.push_str(&without_snippet(sources, d));
+            continue;
+        }
         let cd = to_codespan(sources, d);
         if term::emit_to_string(&mut out, &config, &SourceFiles(sources), &cd).is_err() {
             out.push_str(&fallback_line(sources, d));
@@ -117,6 +164,11 @@ pub fn render_ansi(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
     let config = term::Config::default();
     let mut buf = Buffer::ansi();
     for d in diagnostics {
+        if has_long_line(sources, d) {
+            use std::io::Write;
+            let _ = buf.write_all(without_snippet(sources, d).as_bytes());
+            continue;
+        }
         let cd = to_codespan(sources, d);
         if term::emit_to_write_style(&mut buf, &config, &SourceFiles(sources), &cd).is_err() {
             use std::io::Write;
@@ -129,6 +181,35 @@ pub fn render_ansi(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
 /// One line per diagnostic: `file:line:col: severity[code]: message`.
 pub fn render_short(sources: &SourceMap, diagnostics: &[Diagnostic]) -> String {
     diagnostics.iter().map(|d| fallback_line(sources, d) + "\n").collect()
+}
+
+/// Source lines longer than this many bytes are not quoted in snippets (a 1 MB
+/// literal would be printed whole, once per label).
+pub const MAX_QUOTED_LINE: usize = 1000;
+
+/// Whether any label of `d` lies on a line too long to quote.
+fn has_long_line(sources: &SourceMap, d: &Diagnostic) -> bool {
+    d.labels.iter().any(|l| {
+        let user = sources.user_span(l.span);
+        let f = sources.file(user.file);
+        let first = f.line_index(user.start);
+        let last = f.line_index(user.end);
+        (first..=last.min(first + 1)).any(|i| {
+            let start = f.line_start(i).unwrap_or(0) as usize;
+            let end = f.line_start(i + 1).map_or(f.text.len(), |e| e as usize);
+            end.saturating_sub(start) > MAX_QUOTED_LINE
+        })
+    })
+}
+
+/// The short form of `d` and its notes, for a diagnostic whose lines are too long.
+fn without_snippet(sources: &SourceMap, d: &Diagnostic) -> String {
+    let mut out = fallback_line(sources, d) + "\n";
+    for n in &d.notes {
+        out.push_str(&format!("  = {n}\n"));
+    }
+    out.push_str(&format!("  = the source line is longer than {MAX_QUOTED_LINE} bytes and is not quoted\n\n"));
+    out
 }
 
 fn fallback_line(sources: &SourceMap, d: &Diagnostic) -> String {

@@ -18,7 +18,7 @@ pub mod parser;
 pub mod pp;
 pub mod source;
 
-pub use diagnostic::{has_errors, Diagnostic, Label, Severity};
+pub use diagnostic::{cap_per_code, has_errors, Diagnostic, Label, Severity};
 pub use pp::{PpOptions, Pragma, Preprocessed};
 pub use source::{FileId, FileSystem, MemoryFs, RealFs, SourceMap, Span};
 
@@ -53,7 +53,8 @@ pub fn parse_file(sources: &mut SourceMap, path: &Path, options: &PpOptions, fs:
             id
         }
         Err(e) => {
-            diagnostics.push(Diagnostic::error(codes::E_IO, format!("cannot read {}: {e}", path.display())));
+            let code = source::read_error_code(&e, codes::E_IO);
+            diagnostics.push(Diagnostic::error(code, format!("cannot read {}: {e}", path.display())));
             return ParseResult {
                 root: None,
                 unit: ast::TranslationUnit::default(),
@@ -73,6 +74,7 @@ pub fn parse_root(sources: &mut SourceMap, root: FileId, options: &PpOptions, fs
     let (preprocessed, mut diagnostics) = pp::preprocess(sources, root, options, fs);
     let (unit, mut parse_diagnostics) = parser::parse(sources, &preprocessed.tokens);
     diagnostics.append(&mut parse_diagnostics);
+    diagnostic::cap_per_code(&mut diagnostics, diagnostic::MAX_PER_CODE);
     ParseResult { root: Some(root), unit, preprocessed, diagnostics }
 }
 

@@ -6,9 +6,10 @@
 //! plus, when the tokens came out of a macro expansion, the innermost [`ExpansionId`];
 //! the expansion table records the chain back to the user's own text.
 //!
-//! This module never reads the file system and never fails: loading is done by the
+//! The map itself never reads the file system and never fails: loading is done by the
 //! preprocessor through a [`FileSystem`], and bad bytes become replacement characters
-//! (the caller reports them).
+//! (the caller reports them). [`read_regular`] is the one function every crate uses to
+//! read a user's file: regular files only, with a size limit, never blocking on a FIFO.
 
 use std::io;
 use std::ops::Range;
@@ -253,7 +254,11 @@ impl SourceMap {
 
 /// Decodes file bytes. Returns the text and, for invalid UTF-8, the byte offset of the
 /// first bad sequence (the text then holds U+FFFD in its place).
-pub fn decode(bytes: Vec<u8>) -> (String, Option<usize>) {
+/// A UTF-8 byte-order mark at the start is skipped (editors on Windows write one).
+pub fn decode(mut bytes: Vec<u8>) -> (String, Option<usize>) {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
     match String::from_utf8(bytes) {
         Ok(s) => (s, None),
         Err(e) => {
@@ -266,20 +271,136 @@ pub fn decode(bytes: Vec<u8>) -> (String, Option<usize>) {
 /// Where the preprocessor reads files from: the real disk, or a test's fixture.
 pub trait FileSystem: Sync {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>>;
-    fn is_file(&self, path: &Path) -> bool;
+    /// Whether anything is at `path`: the include search stops at the first hit, and
+    /// reading it then says what it is when it is not a regular file.
+    fn exists(&self, path: &Path) -> bool;
+    /// Whether `path` could be read within `limit` bytes, without keeping the bytes
+    /// (a preset checks the files it names before anything reads them).
+    fn probe(&self, path: &Path, limit: u64) -> io::Result<()> {
+        let bytes = self.read(path)?;
+        if bytes.len() as u64 > limit {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, ReadRefusal::TooLarge { limit }));
+        }
+        Ok(())
+    }
 }
 
-/// The real file system.
+/// The real file system. Reads go through [`read_regular`] with [`MAX_SOURCE_BYTES`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RealFs;
 
 impl FileSystem for RealFs {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
-        std::fs::read(path)
+        read_regular(path, MAX_SOURCE_BYTES)
     }
-    fn is_file(&self, path: &Path) -> bool {
-        path.is_file()
+    fn exists(&self, path: &Path) -> bool {
+        path.exists()
     }
+    fn probe(&self, path: &Path, limit: u64) -> io::Result<()> {
+        probe_regular(path, limit).map(|_| ())
+    }
+}
+
+/// The largest text file read as a source, include, preset or `#reference` (16 MiB;
+/// the largest shader of the common-shaders library is under 100 KiB).
+pub const MAX_SOURCE_BYTES: u64 = 16 << 20;
+
+/// Why a path was refused before or while reading it (carried inside an
+/// [`io::Error`]; [`read_refusal`] finds it again).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadRefusal {
+    /// The path is a directory, FIFO, socket or device; the string names which.
+    NotRegular(&'static str),
+    /// The file holds more bytes than the limit.
+    TooLarge { limit: u64 },
+}
+
+impl std::fmt::Display for ReadRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadRefusal::NotRegular(what) => write!(f, "it is {what}, not a regular file"),
+            ReadRefusal::TooLarge { limit } => write!(f, "it is larger than the limit of {limit} bytes"),
+        }
+    }
+}
+
+impl std::error::Error for ReadRefusal {}
+
+/// The code for a failed read: [`crate::codes::E_NOT_REGULAR_FILE`] or
+/// [`crate::codes::E_FILE_TOO_LARGE`] when [`read_regular`] refused the path, else
+/// `fallback` (the caller's own "cannot read" code).
+pub fn read_error_code(e: &io::Error, fallback: &'static str) -> &'static str {
+    match read_refusal(e) {
+        Some(ReadRefusal::NotRegular(_)) => crate::codes::E_NOT_REGULAR_FILE,
+        Some(ReadRefusal::TooLarge { .. }) => crate::codes::E_FILE_TOO_LARGE,
+        None => fallback,
+    }
+}
+
+/// The refusal inside an error from [`read_regular`], if that is why it failed.
+pub fn read_refusal(e: &io::Error) -> Option<&ReadRefusal> {
+    e.get_ref().and_then(|inner| inner.downcast_ref::<ReadRefusal>())
+}
+
+/// What kind of file system object `meta` describes, in words.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Checks, from its metadata only, that `path` is a regular file (after symlinks) of at
+/// most `limit` bytes; returns its size.
+pub fn probe_regular(path: &Path, limit: u64) -> io::Result<u64> {
+    let refuse = |r: ReadRefusal| io::Error::new(io::ErrorKind::InvalidInput, r);
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(refuse(ReadRefusal::NotRegular(file_kind(&meta))));
+    }
+    if meta.len() > limit {
+        return Err(refuse(ReadRefusal::TooLarge { limit }));
+    }
+    Ok(meta.len())
+}
+
+/// The one way the tools read a user's file: only a regular file (after symlinks) and
+/// at most `limit` bytes. The type is checked before opening, so a FIFO is never
+/// opened (opening one blocks), and again on the open handle; the read itself stops
+/// one byte past the limit, so a file that grows while read costs no more than that.
+pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let refuse = |r: ReadRefusal| io::Error::new(io::ErrorKind::InvalidInput, r);
+    probe_regular(path, limit)?;
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(refuse(ReadRefusal::NotRegular(file_kind(&meta))));
+    }
+    let mut bytes = Vec::with_capacity(meta.len().min(limit) as usize);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(refuse(ReadRefusal::TooLarge { limit }));
+    }
+    Ok(bytes)
 }
 
 /// An in-memory file system for tests and fixtures.
@@ -305,7 +426,7 @@ impl FileSystem for MemoryFs {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
         self.files.get(&normalize(path)).cloned().ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no such file"))
     }
-    fn is_file(&self, path: &Path) -> bool {
+    fn exists(&self, path: &Path) -> bool {
         self.files.contains_key(&normalize(path))
     }
 }

@@ -167,6 +167,21 @@ fn hundred_thousand_term_chains_give_one_diagnostic() {
 }
 
 #[test]
+fn long_flat_chains_of_one_operator_are_not_deep_nesting() {
+    // 255 and 1500 terms of one precedence level: flat, accepted (once E0204 at 255).
+    for (n, op) in [(255, "+"), (1500, "+"), (1500, "*"), (1000, "&&")] {
+        let chain = vec!["a"; n].join(&format!(" {op} "));
+        let text = format!("float f(float a) {{ return {chain}; }}\n");
+        let (sources, result) = parse_text(&text);
+        assert!(codes(&result).is_empty(), "{n} x {op}: {}", render_plain(&sources, &result.diagnostics));
+    }
+    // Past CHAIN_PER_LEVEL x MAX_EXPR_DEPTH operators the chain is refused all the same.
+    let chain = vec!["a"; 2100].join(" + ");
+    let (sources, result) = parse_text(&format!("float f(float a) {{ return {chain}; }}\n"));
+    assert_eq!(codes(&result), ["E0204"], "{}", render_plain(&sources, &result.diagnostics));
+}
+
+#[test]
 fn hundred_thousand_nested_statements_give_one_diagnostic() {
     let n = 100_000;
     let text = format!("void f() {{ {} x = 1; }}\nfloat y = 2;\n", "if (a) ".repeat(n));

@@ -97,6 +97,8 @@ pub const E_CHAIN_IMAGE: &str = "E0707";
 pub const E_CHAIN_SHADER: &str = "E0708";
 /// A preset cannot be loaded for rendering, or a parameter value is malformed.
 pub const E_CHAIN_PRESET: &str = "E0709";
+/// `--param NAME=VALUE` names a parameter no pass of the preset declares.
+pub const E_CHAIN_UNKNOWN_PARAMETER: &str = "E0710";
 
 // ---- CPU reference renderer (`E08xx`/`W08xx`) ----
 /// The module handed to the reference renderer has no entry point, or a pass lacks one
@@ -117,6 +119,8 @@ pub const E_REF_INPUT: &str = "E0806";
 pub const E_REF_IMAGE: &str = "E0807";
 /// Compiling or analysing a pass of a preset failed (parse or sema errors).
 pub const E_REF_COMPILE: &str = "E0808";
+/// A comparison whose pass outputs and viewport hold more pixels than `compare::MAX_COMPARE_PIXELS`.
+pub const E_COMPARE_PIXEL_BUDGET: &str = "E0809";
 /// A uniform the Cg runtime never set: it keeps its initialiser, or 0.
 pub const W_REF_UNBOUND_UNIFORM: &str = "W0801";
 /// A sampler the Cg runtime never bound by name: it reads texture unit 0 (the pass input).

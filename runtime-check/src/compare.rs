@@ -278,6 +278,37 @@ pub fn render_new(
     chain.read_output().map(|p| from_pixels(&p)).map_err(|d| vec![d])
 }
 
+/// The most pixels the pass outputs and the viewport of one comparison may hold
+/// together: 2^26 (1 GiB as the reference renderer's RGBA f32). A one-pass preset at
+/// 8192x8192 fits; `scale0 = 100000` (clamped to 16384 squared) does not.
+pub const MAX_COMPARE_PIXELS: u64 = 1 << 26;
+
+/// Checks, from the schedule of the first frame and before anything is allocated, that
+/// comparing `preset` on `input`-sized frames at `viewport` stays within
+/// [`MAX_COMPARE_PIXELS`]. A preset the planner refuses passes here (the renderers
+/// report it).
+pub fn check_pixel_budget(preset: &Preset, input: Size, viewport: Size) -> Result<(), Diagnostic> {
+    use crate::plan::{plan, ChainSpec, Frame};
+    let spec = ChainSpec::from_preset(preset, &vec![Size::new(1, 1); preset.textures.len()]);
+    let frame = Frame { index: 0, direction: 1, input, previous_inputs: Vec::new(), viewport };
+    let Ok(schedule) = plan(&spec, &frame) else { return Ok(()) };
+    let area = |s: Size| u64::from(s.width) * u64::from(s.height);
+    let pixels = schedule.passes.iter().map(|p| area(p.output_size)).sum::<u64>() + area(viewport);
+    if pixels <= MAX_COMPARE_PIXELS {
+        return Ok(());
+    }
+    let sizes: Vec<String> = schedule.passes.iter().map(|p| p.output_size.to_string()).collect();
+    Err(Diagnostic::error(
+        codes::E_COMPARE_PIXEL_BUDGET,
+        format!(
+            "comparing {} needs {pixels} pixels (passes {}, viewport {viewport}); the budget is {MAX_COMPARE_PIXELS}",
+            preset.path.display(),
+            sizes.join(", ")
+        ),
+    )
+    .with_note("lower the scale factors or --viewport; nothing was rendered"))
+}
+
 /// Renders the Cg original of `preset` on the CPU over the same frames and viewport.
 pub fn render_old(
     preset: &Preset,
@@ -331,6 +362,8 @@ pub fn compare_cgp(
     let Some(preset) = preset else {
         return Err(diags.into_iter().filter(Diagnostic::is_error).collect());
     };
+    let input = images.first().map_or(Size::new(1, 1), |i| i.size);
+    check_pixel_budget(&preset, input, viewport).map_err(|d| vec![d])?;
     let desc = translate_cgp_edited(sources, &preset, fs, edit)?;
     let new = {
         let _serial = gpu.1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);

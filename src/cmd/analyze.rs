@@ -51,9 +51,7 @@ pub fn run(args: &AnalyzeArgs, reporter: &Reporter) -> Exit {
     let mut sources = SourceMap::new();
     let parsed = grammar::parse_file(&mut sources, &args.file, &args.frontend.pp_options(), &RealFs);
     if parsed.root.is_none() {
-        for d in &parsed.diagnostics {
-            reporter.error(&d.message);
-        }
+        reporter.diagnostics(&sources, &parsed.diagnostics);
         return Exit::Failure;
     }
     let mut diagnostics = parsed.diagnostics.clone();

@@ -10,7 +10,7 @@
 //! Exit 0 when every output is identical (or was accepted), 1 when anything differs or
 //! is missing, or did not translate, 2 on usage or I/O errors.
 
-use super::migrate::discover;
+use super::discover::discover;
 use super::output::write_atomic;
 use super::{write_stdout, Exit, Reporter};
 use clap::Args;
@@ -44,13 +44,17 @@ pub fn run(args: &CheckArgs, reporter: &Reporter) -> Exit {
         reporter.error(&format!("--against {}: not a directory", args.against.display()));
         return Exit::Failure;
     }
-    let (roots, _) = match discover(&args.sources, &args.against, false) {
+    let found = match discover(&args.sources, &args.against, false) {
         Ok(found) => found,
         Err(message) => {
             reporter.error(&message);
             return Exit::Failure;
         }
     };
+    for w in &found.warnings {
+        reporter.warning(w);
+    }
+    let roots = found.roots;
     let plan = migrate::plan(&roots, &RealFs, None, &|_, _| {});
     let outputs = plan
         .shaders
@@ -62,7 +66,7 @@ pub fn run(args: &CheckArgs, reporter: &Reporter) -> Exit {
     let mut out = String::new();
     for (output, text) in outputs {
         let committed_path = args.against.join(output);
-        let committed = match std::fs::read(&committed_path) {
+        let committed = match grammar::source::read_regular(&committed_path, grammar::source::MAX_SOURCE_BYTES) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 missing += 1;

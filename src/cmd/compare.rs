@@ -14,7 +14,7 @@
 //! both thresholds are met (defaults 40 dB and 99.5 %), 1 below them or when the
 //! preset or its translation has errors, 2 on usage, I/O or GPU-availability errors.
 
-use super::output::write_atomic;
+use super::output::{first_existing, write_atomic};
 use super::render::{gpu, load_images, parse_size};
 use super::{write_stdout, Exit, Reporter};
 use clap::Args;
@@ -108,11 +108,10 @@ fn png(image: &RgbaF32Image) -> Result<Vec<u8>, grammar::Diagnostic> {
 }
 
 pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
-    if !args.force {
-        if let Some(p) = FILES.iter().map(|f| args.out_dir.join(f)).find(|p| p.exists()) {
-            reporter.error(&format!("cannot write {}: it already exists (use --force to overwrite)", p.display()));
-            return Exit::Failure;
-        }
+    let files: Vec<PathBuf> = FILES.iter().map(|f| args.out_dir.join(f)).collect();
+    if let Some((_, p)) = first_existing(files.iter().map(PathBuf::as_path), args.force) {
+        reporter.error(&format!("cannot write {}: it already exists (use --force to overwrite)", p.display()));
+        return Exit::Failure;
     }
     let Some(images) = load_images(&args.images, reporter) else { return Exit::Failure };
     let Some(first) = images.first() else {
@@ -128,6 +127,10 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
     let Some(preset) = preset else {
         return if args.preset.exists() { Exit::Errors } else { Exit::Failure };
     };
+    if let Err(d) = compare::check_pixel_budget(&preset, first.size, viewport) {
+        reporter.diagnostics(&sources, &[d]);
+        return Exit::Errors;
+    }
     let desc = match compare::translate_cgp(&mut sources, &preset, &RealFs) {
         Ok(d) => d,
         Err(d) => {

@@ -9,15 +9,16 @@
 //! and preset with its diagnostics. A progress bar shows on a terminal only.
 //! Exit 0 when everything translated, 1 when some input failed, 2 on usage/I/O errors.
 
+use super::discover::{discover, IGNORE_FILE};
 use super::migrate_compare::{compare_all, CompareSetup, PresetComparison};
-use super::output::{write_atomic, WriteError};
+use super::output::{clean_debris, first_existing, write_atomic, WriteError};
 use super::{Exit, Reporter};
 use clap::Args;
 use grammar::{RealFs, Severity};
 use serde::Serialize;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use translator::migrate::{self, Check, Plan, ReportDiagnostic, Root, Status};
+use translator::migrate::{self, Check, Plan, ReportDiagnostic, Status};
 
 #[derive(Debug, Args)]
 pub struct MigrateArgs {
@@ -161,100 +162,20 @@ fn json_diags(d: &[ReportDiagnostic]) -> Vec<JsonDiagnostic> {
         .collect()
 }
 
-/// The file that lists, one per line, paths (relative to its directory) that `migrate`
-/// does not walk: test inputs, work in progress. `#` starts a comment line.
-pub const IGNORE_FILE: &str = ".cg2slangignore";
-
-/// Walks `dir` for .cg and .cgp files, skipping the output directory, hidden
-/// directories and what `.cg2slangignore` files list; returns how many paths the
-/// ignore files skipped.
-fn walk(dir: &Path, skip: &Path, root: &mut Root) -> std::io::Result<usize> {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    let ignored: Vec<PathBuf> = match std::fs::read_to_string(dir.join(IGNORE_FILE)) {
-        Ok(text) => text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|l| grammar::source::normalize(&dir.join(l.trim_end_matches('/'))))
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    let mut skipped = 0;
-    for p in entries {
-        if ignored.contains(&grammar::source::normalize(&p)) {
-            skipped += 1;
-            continue;
-        }
-        if p.is_dir() {
-            if same_dir(&p, skip) || p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
-                continue;
-            }
-            skipped += walk(&p, skip, root)?;
-        } else {
-            match p.extension().and_then(|e| e.to_str()) {
-                Some("cgp") => root.cgp.push(p),
-                Some("cg") => root.cg.push(p),
-                _ => {}
-            }
-        }
-    }
-    Ok(skipped)
-}
-
-fn same_dir(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
-    }
-}
-
-/// The inputs named on the command line: directories walked (skipping `out` and what
-/// `.cg2slangignore` files list), single .cg/.cgp files as roots of their own. Returns
-/// the roots and how many paths ignore files skipped, or the message of a usage error
-/// (missing source, or with `refuse_inside` an output directory inside a source one).
-pub fn discover(sources: &[PathBuf], out: &Path, refuse_inside: bool) -> Result<(Vec<Root>, usize), String> {
-    let mut roots = Vec::new();
-    let mut ignored = 0;
-    for src in sources {
-        if src.is_dir() {
-            if let (Ok(s), Ok(o)) = (src.canonicalize(), absolute(out)) {
-                if refuse_inside && o.starts_with(&s) {
-                    return Err(format!(
-                        "the output directory {} lies inside the source directory {}; choose one outside it",
-                        out.display(),
-                        src.display()
-                    ));
-                }
-            }
-            let mut root = Root { base: src.clone(), cgp: Vec::new(), cg: Vec::new() };
-            ignored += walk(src, out, &mut root).map_err(|e| format!("cannot read {}: {e}", src.display()))?;
-            roots.push(root);
-        } else if src.is_file() {
-            let base = src.parent().map(Path::to_path_buf).unwrap_or_default();
-            let mut root = Root { base, cgp: Vec::new(), cg: Vec::new() };
-            match src.extension().and_then(|e| e.to_str()) {
-                Some("cgp") => root.cgp.push(src.clone()),
-                Some("cg") => root.cg.push(src.clone()),
-                _ => return Err(format!("{}: not a .cg or .cgp file", src.display())),
-            }
-            roots.push(root);
-        } else {
-            return Err(format!("{}: no such file or directory", src.display()));
-        }
-    }
-    Ok((roots, ignored))
-}
-
 pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
     let start = std::time::Instant::now();
-    let (roots, ignored) = match discover(&args.sources, &args.out, true) {
+    let found = match discover(&args.sources, &args.out, true) {
         Ok(found) => found,
         Err(message) => {
             reporter.error(&message);
             return Exit::Failure;
         }
     };
+    for w in &found.warnings {
+        reporter.warning(w);
+    }
+    let roots = found.roots;
+    let ignored = found.ignored;
     let compare_setup = if args.compare {
         let setup = CompareSetup::open(&args.compare_images, args.compare_frames, args.compare_viewport, reporter);
         let Some(setup) = setup else { return Exit::Failure };
@@ -266,7 +187,11 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
     let cgp_files: usize = roots.iter().map(|r| r.cgp.len()).sum();
 
     // Plan, in parallel.
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(args.jobs.unwrap_or(0)).build() {
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .stack_size(super::STACK_BYTES)
+        .build()
+    {
         Ok(p) => p,
         Err(e) => {
             reporter.error(&format!("cannot start worker threads: {e}"));
@@ -296,48 +221,50 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
         .chain(plan.presets.iter().filter(|p| p.text.is_some()).map(|p| args.out.join(&p.output)))
         .chain(plan.copies.iter().map(|c| args.out.join(&c.output)))
         .collect();
-    if !args.force {
-        let existing: Vec<&PathBuf> = targets.iter().filter(|t| t.exists()).collect();
-        if !existing.is_empty() {
-            reporter.error(&format!(
-                "{} output files already exist (first: {}); nothing was written. Use --force to overwrite.",
-                existing.len(),
-                existing[0].display()
-            ));
-            return Exit::Failure;
-        }
+    let every_output = targets.iter().map(PathBuf::as_path).chain(args.report.as_deref());
+    if let Some((count, first)) = first_existing(every_output, args.force) {
+        reporter.error(&format!(
+            "{count} output files already exist (first: {}); nothing was written. Use --force to overwrite.",
+            first.display()
+        ));
+        return Exit::Failure;
     }
+    clean_debris(&args.out);
 
     // Write.
     let mut io_failed = false;
-    let mut write = |path: &Path, bytes: &[u8]| {
+    let write = |path: &Path, bytes: &[u8]| -> bool {
         if let Err(e) = write_atomic(path, bytes, true) {
             let why = match e {
                 WriteError::Exists => "exists".to_owned(),
                 WriteError::Io(e) => e.to_string(),
             };
             reporter.error(&format!("cannot write {}: {why}", path.display()));
-            io_failed = true;
+            return false;
         }
+        true
     };
     for s in &plan.shaders {
         if let Some(t) = &s.text {
-            write(&args.out.join(&s.output), t.as_bytes());
+            io_failed |= !write(&args.out.join(&s.output), t.as_bytes());
         }
     }
     for p in &plan.presets {
         if let Some(t) = &p.text {
-            write(&args.out.join(&p.output), t.as_bytes());
+            io_failed |= !write(&args.out.join(&p.output), t.as_bytes());
         }
     }
     let mut luts_copied = 0;
     for c in &plan.copies {
-        match std::fs::read(&c.source) {
+        match grammar::source::read_regular(&c.source, translator::preset::files::MAX_IMAGE_BYTES) {
             Ok(bytes) => {
-                write(&args.out.join(&c.output), &bytes);
+                io_failed |= !write(&args.out.join(&c.output), &bytes);
                 luts_copied += 1;
             }
-            Err(e) => reporter.error(&format!("cannot read LUT {}: {e}", c.source.display())),
+            Err(e) => {
+                reporter.error(&format!("cannot read LUT {}: {e}", c.source.display()));
+                io_failed = true;
+            }
         }
     }
 
@@ -429,7 +356,7 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
     if let Some(path) = &args.report {
         match serde_json::to_string_pretty(&report) {
             Ok(json) => {
-                if let Err(e) = write_atomic(path, json.as_bytes(), true) {
+                if let Err(e) = write_atomic(path, json.as_bytes(), args.force) {
                     reporter.error(&format!("cannot write the report {}: {e}", path.display()));
                     io_failed = true;
                 }
@@ -468,13 +395,9 @@ fn progress_bar(what: &str, len: usize) -> Option<indicatif::ProgressBar> {
     Some(b)
 }
 
-fn absolute(p: &Path) -> std::io::Result<PathBuf> {
-    if p.exists() {
-        p.canonicalize()
-    } else {
-        let parent = p.parent().filter(|x| !x.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        Ok(absolute(parent)?.join(p.file_name().unwrap_or_default()))
-    }
+/// A shader that did not translate, or whose translation failed validation.
+fn failed(s: &migrate::ShaderOut) -> bool {
+    s.text.is_none() || s.naga == Check::Error || s.glslang == Check::Error
 }
 
 fn print_summary(r: &JsonReport, plan: &Plan) {
@@ -486,7 +409,12 @@ fn print_summary(r: &JsonReport, plan: &Plan) {
     ));
     out.push_str(&format!(
         "{:<10} {:>6} {:>11} {:>9} {:>7} {:>10}\n",
-        "shaders", s.shaders, s.shaders_translated, s.shaders_with_warnings, s.shaders_failed, s.validated
+        "shaders",
+        s.shaders,
+        s.shaders_translated,
+        s.shaders_with_warnings,
+        plan.shaders.iter().filter(|x| failed(x)).count(),
+        s.validated
     ));
     out.push_str(&format!(
         "{:<10} {:>6} {:>11} {:>9} {:>7} {:>10}\n",
@@ -503,7 +431,7 @@ fn print_summary(r: &JsonReport, plan: &Plan) {
             s.shader_variants
         ));
     }
-    let mut worst: Vec<&migrate::ShaderOut> = plan.shaders.iter().filter(|x| x.text.is_none()).collect();
+    let mut worst: Vec<&migrate::ShaderOut> = plan.shaders.iter().filter(|x| failed(x)).collect();
     worst.sort_by_key(|x| std::cmp::Reverse(x.diagnostics.iter().filter(|d| d.severity == Severity::Error).count()));
     if !worst.is_empty() {
         out.push_str("failed shaders (first error):\n");
@@ -514,6 +442,18 @@ fn print_summary(r: &JsonReport, plan: &Plan) {
         }
         if worst.len() > 10 {
             out.push_str(&format!("  ... and {} more (see the report)\n", worst.len() - 10));
+        }
+    }
+    let failed_presets: Vec<&migrate::PresetOut> = plan.presets.iter().filter(|p| p.text.is_none()).collect();
+    if !failed_presets.is_empty() {
+        out.push_str("failed presets (first error):\n");
+        for p in failed_presets.iter().take(10) {
+            if let Some(d) = p.diagnostics.iter().find(|d| d.severity == Severity::Error) {
+                out.push_str(&format!("  {}:{}:{}: {} {}\n", d.file, d.line, d.column, d.code, d.message));
+            }
+        }
+        if failed_presets.len() > 10 {
+            out.push_str(&format!("  ... and {} more (see the report)\n", failed_presets.len() - 10));
         }
     }
     if let Some(c) = &s.comparison {

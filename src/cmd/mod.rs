@@ -11,6 +11,7 @@
 mod analyze;
 mod check;
 mod compare;
+mod discover;
 mod migrate;
 mod migrate_compare;
 mod output;
@@ -145,13 +146,26 @@ impl Reporter {
         if diagnostics.is_empty() {
             return;
         }
-        let text = if self.color { render_ansi(sources, diagnostics) } else { render_plain(sources, diagnostics) };
         let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
         let warnings = diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
+        let mut capped = diagnostics.to_vec();
+        grammar::cap_per_code(&mut capped, grammar::diagnostic::MAX_PER_CODE);
+        let diagnostics = &capped[..];
+        let text = if self.color { render_ansi(sources, diagnostics) } else { render_plain(sources, diagnostics) };
         let mut stderr = std::io::stderr().lock();
         // A closed stderr leaves nothing useful to do; the exit code still tells.
         let _ = stderr.write_all(text.as_bytes());
         let _ = writeln!(stderr, "{}", summary(errors, warnings));
+    }
+
+    /// Prints a warning that is not tied to a source location (a skipped directory).
+    pub fn warning(&self, message: &str) {
+        let mut stderr = std::io::stderr().lock();
+        let _ = if self.color {
+            writeln!(stderr, "\x1b[1;33mwarning\x1b[0m\x1b[1m: {message}\x1b[0m")
+        } else {
+            writeln!(stderr, "warning: {message}")
+        };
     }
 
     /// Prints a message that is not tied to a source location (usage, I/O).
@@ -197,7 +211,10 @@ pub fn main() -> ExitCode {
         }
     };
     let reporter = Reporter::new(cli.color);
-    let exit = match &cli.command {
+    // The deepest trees the parser accepts (grammar::parser::actions) are walked
+    // recursively by later passes: every thread that runs them gets this stack.
+    let _ = rayon::ThreadPoolBuilder::new().stack_size(STACK_BYTES).build_global();
+    let run = move || match &cli.command {
         Command::Parse(args) => parse::run(args, &reporter),
         Command::Analyze(args) => analyze::run(args, &reporter),
         Command::Translate(args) => translate::run(args, &reporter),
@@ -207,8 +224,18 @@ pub fn main() -> ExitCode {
         Command::Render(args) => render::run(args, &reporter),
         Command::Compare(args) => compare::run(args, &reporter),
     };
+    let exit = match std::thread::Builder::new().stack_size(STACK_BYTES).spawn(run) {
+        Ok(handle) => handle.join().unwrap_or(Exit::Failure),
+        Err(e) => {
+            eprintln!("error: cannot start the main thread: {e}");
+            Exit::Failure
+        }
+    };
     ExitCode::from(exit.code())
 }
+
+/// Stack of every thread that walks syntax trees (address space, touched only as used).
+pub const STACK_BYTES: usize = 256 << 20;
 
 #[cfg(test)]
 mod tests {

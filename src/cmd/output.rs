@@ -3,7 +3,10 @@
 //! [`write_atomic`] writes into a temporary file beside the target and renames it into
 //! place, so an interrupted run leaves either the old file or the new one, never half a
 //! file. The temporary name starts with `.` and ends in `.cg2slang-tmp` so leftovers from
-//! a killed process are recognisable.
+//! a killed process are recognisable, and [`clean_debris`] removes those of processes
+//! that are gone. [`first_existing`] is the check every command makes, for every path
+//! it will write (`-o`, `--out`, `--out-dir`, `--report`, `--dump-passes`), before it
+//! writes anything.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -44,4 +47,57 @@ pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), WriteE
         let _ = std::fs::remove_file(&tmp);
     }
     result.map_err(WriteError::Io)
+}
+
+/// How many of `paths` exist, and the first of them; `None` when none does or `force`.
+pub fn first_existing<'a>(paths: impl IntoIterator<Item = &'a Path>, force: bool) -> Option<(usize, &'a Path)> {
+    if force {
+        return None;
+    }
+    let mut existing = paths.into_iter().filter(|p| p.symlink_metadata().is_ok());
+    let first = existing.next()?;
+    Some((1 + existing.count(), first))
+}
+
+/// Whether `name` is a temporary file of [`write_atomic`] left by a process that no
+/// longer runs (`.NAME.PID.cg2slang-tmp`, PID not alive and not ours).
+fn is_stale_temporary(name: &str) -> bool {
+    let Some(stem) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".cg2slang-tmp")) else { return false };
+    let Some(pid) = stem.rsplit_once('.').and_then(|(_, pid)| pid.parse::<u32>().ok()) else { return false };
+    pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Removes, under `dir` (recursively, not following symlinks), the temporary files a
+/// killed run of this tool left. Returns how many were removed. Only names of the
+/// exact form [`write_atomic`] makes are touched.
+pub fn clean_debris(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else { continue };
+        let path = entry.path();
+        if kind.is_dir() {
+            removed += clean_debris(&path);
+        } else if kind.is_file()
+            && entry.file_name().to_str().is_some_and(is_stale_temporary)
+            && std::fs::remove_file(&path).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_temporaries_are_recognised_by_their_exact_form() {
+        assert!(is_stale_temporary(".a.slang.999999999.cg2slang-tmp"));
+        assert!(!is_stale_temporary(&format!(".a.slang.{}.cg2slang-tmp", std::process::id())));
+        assert!(!is_stale_temporary("a.slang.999999999.cg2slang-tmp"));
+        assert!(!is_stale_temporary(".a.slang.x.cg2slang-tmp"));
+        assert!(!is_stale_temporary(".a.slang"));
+    }
 }

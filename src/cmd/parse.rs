@@ -38,9 +38,7 @@ pub fn run(args: &ParseArgs, reporter: &Reporter) -> Exit {
     let result = grammar::parse_file(&mut sources, &args.file, &args.frontend.pp_options(), &RealFs);
     if result.root.is_none() {
         // The input itself could not be read: an I/O failure, not a problem in Cg source.
-        for d in &result.diagnostics {
-            reporter.error(&d.message);
-        }
+        reporter.diagnostics(&sources, &result.diagnostics);
         return Exit::Failure;
     }
     reporter.diagnostics(&sources, &result.diagnostics);

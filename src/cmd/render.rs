@@ -10,10 +10,10 @@
 //! or its shaders have errors, 2 on usage, I/O or GPU-availability errors (no Vulkan
 //! adapter: install `mesa-vulkan-drivers`).
 
-use super::output::{write_atomic, WriteError};
+use super::output::{first_existing, write_atomic, WriteError};
 use super::{Exit, Reporter};
 use clap::Args;
-use grammar::{RealFs, SourceMap};
+use grammar::{Diagnostic, RealFs, SourceMap};
 use runtime_check::chain::{self, image_io, FilterChain, Gpu};
 use runtime_check::codes;
 use runtime_check::plan::Size;
@@ -117,8 +117,8 @@ pub fn gpu(sources: &SourceMap, reporter: &Reporter) -> Option<Arc<Gpu>> {
 }
 
 pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
-    if !args.force && args.out.exists() {
-        reporter.error(&format!("cannot write {}: it already exists (use --force to overwrite)", args.out.display()));
+    if let Some((_, path)) = first_existing([args.out.as_path()], args.force) {
+        reporter.error(&format!("cannot write {}: it already exists (use --force to overwrite)", path.display()));
         return Exit::Failure;
     }
     let Some(images) = load_images(&args.images, reporter) else { return Exit::Failure };
@@ -126,6 +126,33 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
     let (desc, diags) = chain::preset::load_preset(&mut sources, &args.preset, &RealFs);
     reporter.diagnostics(&sources, &diags);
     let Some(mut desc) = desc else { return Exit::Errors };
+    let dumps: Vec<PathBuf> = match &args.dump_passes {
+        Some(dir) => (0..desc.passes.len()).map(|n| dir.join(format!("pass{n}.png"))).collect(),
+        None => Vec::new(),
+    };
+    if let Some((count, first)) = first_existing(dumps.iter().map(PathBuf::as_path), args.force) {
+        reporter.error(&format!(
+            "{count} pass images already exist (first: {}); nothing was written. Use --force to overwrite.",
+            first.display()
+        ));
+        return Exit::Failure;
+    }
+    let declared = |name: &str| desc.passes.iter().any(|p| p.parameters.iter().any(|(id, _)| id == name));
+    let unknown: Vec<Diagnostic> = args
+        .params
+        .iter()
+        .filter(|(name, _)| !declared(name))
+        .map(|(name, _)| {
+            Diagnostic::error(
+                codes::E_CHAIN_UNKNOWN_PARAMETER,
+                format!("--param {name}: no pass of {} declares this parameter", args.preset.display()),
+            )
+        })
+        .collect();
+    if !unknown.is_empty() {
+        reporter.diagnostics(&sources, &unknown);
+        return Exit::Failure;
+    }
     desc.parameters.extend(args.params.iter().cloned());
     let Some(gpu) = gpu(&sources, reporter) else { return Exit::Failure };
     let mut chain = match FilterChain::new(gpu, desc) {
@@ -164,12 +191,12 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     };
-    if let Some(dir) = &args.dump_passes {
-        for n in 0..chain.pass_count() {
+    if !dumps.is_empty() {
+        for (n, path) in dumps.iter().enumerate().take(chain.pass_count()) {
             let png = chain.read_pass(n).and_then(|p| image_io::encode_png(p.size, &p.to_rgba8()));
             match png {
                 Ok(bytes) => {
-                    if !write(&dir.join(format!("pass{n}.png")), &bytes, args.force, reporter) {
+                    if !write(path, &bytes, args.force, reporter) {
                         return Exit::Failure;
                     }
                 }

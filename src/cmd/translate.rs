@@ -8,7 +8,7 @@
 //! dialect instead: one text per stage, to stdout or to `OUT.vert` and `OUT.frag`.
 //! Exit 0 clean, 1 on errors (translation or validation), 2 on usage/I/O errors.
 
-use super::output::{write_atomic, WriteError};
+use super::output::{first_existing, write_atomic, WriteError};
 use super::{write_stdout, Exit, FrontendArgs, Reporter};
 use clap::{Args, ValueEnum};
 use grammar::{RealFs, SourceMap};
@@ -82,9 +82,7 @@ pub fn run(args: &TranslateArgs, reporter: &Reporter) -> Exit {
     let mut sources = SourceMap::new();
     let parsed = grammar::parse_file(&mut sources, &args.file, &pp, &RealFs);
     if parsed.root.is_none() {
-        for d in &parsed.diagnostics {
-            reporter.error(&d.message);
-        }
+        reporter.diagnostics(&sources, &parsed.diagnostics);
         return Exit::Failure;
     }
     let t = translate(&sources, &parsed, &options);
@@ -121,6 +119,10 @@ pub fn run(args: &TranslateArgs, reporter: &Reporter) -> Exit {
             }
         }
     };
+    if let Some((_, path)) = first_existing(outputs.iter().filter_map(|(p, _)| p.as_deref()), args.force) {
+        reporter.error(&format!("not writing {}: {}", path.display(), WriteError::Exists));
+        return Exit::Failure;
+    }
     for (path, text) in outputs {
         let written = match &path {
             Some(path) => emit_file(path, &text, args.force, reporter),

@@ -40,6 +40,8 @@ pub const E_BAD_INTERFACE: &str = "E0317";
 pub const E_RECURSION: &str = "E0318";
 /// A declaration that is not allowed where it is (e.g. a sampler local variable).
 pub const E_BAD_DECLARATION: &str = "E0319";
+/// An array of more scalar components than any Cg profile allowed (`sema::types::MAX_ARRAY_COMPONENTS`).
+pub const E_ARRAY_TOO_LARGE: &str = "E0320";
 
 /// An implicit conversion that loses components (vector/matrix truncation, vector to scalar).
 pub const W_TRUNCATION: &str = "W0301";
@@ -68,6 +70,9 @@ pub const E_UNSUPPORTED: &str = "E0402";
 pub const E_VARYING: &str = "E0403";
 /// More uniforms than a push block and a UBO can hold, or a parameter declared twice differently.
 pub const E_UNIFORMS: &str = "E0404";
+/// A `#pragma parameter` whose initial, minimum, maximum or step is not a finite number
+/// (`nan`, `inf`): the line is not copied into the output.
+pub const E_PARAMETER_NOT_FINITE: &str = "E0405";
 /// A sampler without a TEXUNIT semantic taken as the pass input.
 pub const W_ASSUMED_SOURCE: &str = "W0401";
 /// A uniform the runtime never set, emitted as a constant with its initial value.
@@ -127,5 +132,14 @@ pub const W_PRESET_NOT_OVERRIDABLE: &str = "W0511";
 pub const W_PRESET_UNTERMINATED: &str = "W0512";
 /// migrate: a pass of the preset did not translate, so the preset is not emitted.
 pub const E_PRESET_PASS_FAILED: &str = "E0510";
+/// A pass shader or LUT the preset names does not exist or cannot be read (a directory, a
+/// device or an oversized file has E0121/E0122 instead), reported at the preset line.
+pub const E_PRESET_FILE_UNREADABLE: &str = "E0511";
+/// A scale factor that is not a finite number above 0 (`scale0 = nan`, `-1`, `0`, `-inf`).
+pub const E_PRESET_BAD_SCALE: &str = "E0512";
+/// A pass shader without the dialect's extension (`.cg` in a `.cgp`, `.slang` in a `.slangp`): not read.
+pub const E_PRESET_SHADER_KIND: &str = "E0513";
+/// An alias that is not a Cg identifier of at most 63 bytes (it names a texture and a `<alias>_ALIAS` define).
+pub const E_PRESET_BAD_ALIAS: &str = "E0514";
 /// migrate: a file the preset uses lies outside the source tree; its output goes under `_external/`.
 pub const W_OUTSIDE_TREE: &str = "W0513";

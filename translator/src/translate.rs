@@ -70,16 +70,35 @@ pub struct Analysis {
     /// Parse and sema diagnostics (deduplicated).
     pub diagnostics: Vec<Diagnostic>,
     pragmas: Vec<String>,
+    /// Where each of `pragmas` is in the Cg source.
+    pragma_spans: Vec<Span>,
     header: String,
 }
 
 /// Analyses `main_vertex` and `main_fragment` (or the entries named in `options`).
 pub fn analyze_pass(sources: &SourceMap, parsed: &ParseResult, options: &TranslateOptions) -> Analysis {
     let mut diagnostics: Vec<Diagnostic> = parsed.diagnostics.clone();
-    let pragmas: Vec<String> = parsed.preprocessed.pragmas.iter().map(|p| p.text.clone()).collect();
+    let mut pragmas: Vec<String> = Vec::new();
+    let mut pragma_spans: Vec<Span> = Vec::new();
+    for p in &parsed.preprocessed.pragmas {
+        match non_finite_parameter(&p.text) {
+            Some(word) => diagnostics.push(
+                Diagnostic::error(
+                    crate::codes::E_PARAMETER_NOT_FINITE,
+                    format!("`#pragma parameter`: `{word}` is not a finite number"),
+                )
+                .with_primary(p.span, "this parameter line is not used")
+                .with_note("the initial value, minimum, maximum and step must be finite numbers"),
+            ),
+            None => {
+                pragmas.push(p.text.clone());
+                pragma_spans.push(p.span);
+            }
+        }
+    }
     let header = parsed.root.map(|r| leading_comment(&sources.file(r).text)).unwrap_or_default();
     if grammar::has_errors(&diagnostics) {
-        return Analysis { vertex: None, fragment: None, diagnostics, pragmas, header };
+        return Analysis { vertex: None, fragment: None, diagnostics, pragmas, pragma_spans, header };
     }
     let analyse = |entry: &str, stage: Stage, diags: &mut Vec<Diagnostic>| {
         let (m, d) = sema::analyze(&parsed.unit, &parsed.preprocessed.pragmas, &SemaOptions::new(entry, stage));
@@ -92,7 +111,20 @@ pub fn analyze_pass(sources: &SourceMap, parsed: &ParseResult, options: &Transla
     };
     let vertex = analyse(&options.vertex_entry, Stage::Vertex, &mut diagnostics);
     let fragment = analyse(&options.fragment_entry, Stage::Fragment, &mut diagnostics);
-    Analysis { vertex: Some(vertex), fragment: Some(fragment), diagnostics, pragmas, header }
+    Analysis { vertex: Some(vertex), fragment: Some(fragment), diagnostics, pragmas, pragma_spans, header }
+}
+
+/// The first number of a `#pragma parameter ID "description" ...` line that reads as
+/// NaN or infinity (C `strtod`, as RetroArch reads it), if any.
+fn non_finite_parameter(line: &str) -> Option<String> {
+    let rest = line.trim_start_matches('#').trim_start().strip_prefix("pragma")?.trim_start();
+    let rest = rest.strip_prefix("parameter")?;
+    let after = rest.split_once('"')?.1.split_once('"')?.1;
+    after
+        .split_whitespace()
+        .take(4)
+        .find(|w| crate::preset::value::strtod(w).is_some_and(|(v, _)| !v.is_finite()))
+        .map(str::to_owned)
 }
 
 /// Ports an analysed file into the pass context of `options`.
@@ -125,8 +157,13 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
     let fragment = odd_matrices::lower_odd_matrices(&fragment);
     let (vertex, fragment) = (vertex.as_ref(), fragment.as_ref());
     let conn = connectors::plan(Some((vertex, &vb)), Some((fragment, &fb)), &mut port_diags);
-    let mut parameter_pragmas: Vec<String> =
-        analysis.pragmas.iter().filter(|p| p.split_whitespace().nth(1) == Some("parameter")).cloned().collect();
+    let mut parameter_pragmas: Vec<(String, Option<Span>)> = analysis
+        .pragmas
+        .iter()
+        .zip(&analysis.pragma_spans)
+        .filter(|(p, _)| p.split_whitespace().nth(1) == Some("parameter"))
+        .map(|(p, span)| (p.clone(), Some(*span)))
+        .collect();
     // Parameters of other passes this pass reads: their declarations come along.
     let used: Vec<&String> = vb
         .params
@@ -139,9 +176,10 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
     for line in &options.preset_parameters {
         let id = semantics::parameter_names(std::slice::from_ref(line));
         if id.first().is_some_and(|id| !own_parameters.contains(id) && used.contains(&id))
-            && !parameter_pragmas.contains(line)
+            && !parameter_pragmas.iter().any(|(p, _)| p == line)
+            && non_finite_parameter(line).is_none()
         {
-            parameter_pragmas.push(line.clone());
+            parameter_pragmas.push((line.clone(), None));
         }
     }
     let alias_defines: Vec<String> =

@@ -20,6 +20,8 @@ use lalrpop_util::{ErrorRecovery, ParseError};
 
 /// Expressions nested deeper than this (operators, calls, members...) are refused.
 pub const MAX_EXPR_DEPTH: u32 = 256;
+/// Operators of one left-leaning chain that count as one level of [`MAX_EXPR_DEPTH`].
+pub const CHAIN_PER_LEVEL: u32 = 8;
 /// Statements nested deeper than this (`if (a) if (b) ...`, blocks) are refused.
 pub const MAX_STMT_DEPTH: u32 = 256;
 
@@ -37,10 +39,18 @@ pub type PResult<T> = Result<T, PError>;
 // and reduction: unboxed, the largest AST node made each move hundreds of bytes.
 
 /// An expression and its depth (a leaf has depth 1).
+///
+/// The depth measures nesting, not the height of the tree: a left-leaning chain of
+/// operators of one precedence (`a + b - c + ...`) adds one level per
+/// [`CHAIN_PER_LEVEL`] operators, so a flat sum of 255 terms costs 32 levels, while
+/// the tree stays at most `CHAIN_PER_LEVEL` times [`MAX_EXPR_DEPTH`] high.
 #[derive(Debug)]
 pub struct X {
     pub e: Box<Expr>,
     pub d: u32,
+    /// Operators in the left-leaning chain of one precedence this node ends (0 when it
+    /// is no binary operator).
+    pub chain: u32,
 }
 
 impl X {
@@ -169,7 +179,14 @@ impl Stmts {
 pub struct Ctx<'a> {
     pub sources: &'a SourceMap,
     pub tokens: &'a [Token],
+    /// Errors recovered from in the chunk being parsed (see [`MAX_RECOVERIES`]).
+    pub recoveries: std::cell::Cell<usize>,
 }
+
+/// Errors the grammar recovers from in one top-level chunk before the rest of the
+/// chunk is skipped: each recovery costs the parser an expected-token list, and a
+/// runaway macro can make millions.
+pub const MAX_RECOVERIES: usize = 200;
 
 impl<'a> Ctx<'a> {
     /// The spelling of preprocessed token `i`.
@@ -240,16 +257,22 @@ impl<'a> Ctx<'a> {
         if d > MAX_EXPR_DEPTH {
             return Err(Self::too_deep(l, "expression"));
         }
-        Ok(X { e: Box::new(Expr { kind, span: self.span(l, r) }), d })
+        Ok(X { e: Box::new(Expr { kind, span: self.span(l, r) }), d, chain: 0 })
     }
 
     pub fn leaf(&self, kind: ExprKind, l: usize, r: usize) -> X {
-        X { e: Box::new(Expr { kind, span: self.span(l, r) }), d: 1 }
+        X { e: Box::new(Expr { kind, span: self.span(l, r) }), d: 1, chain: 0 }
     }
 
     pub fn binary(&self, op: BinaryOp, a: X, b: X, l: usize, r: usize) -> PResult<X> {
-        let d = a.d.max(b.d);
-        self.expr(ExprKind::Binary { op, lhs: a.e, rhs: b.e }, l, r, d)
+        let continues = matches!(&a.e.kind, ExprKind::Binary { op: prev, .. } if precedence(*prev) == precedence(op))
+            && a.chain > 0;
+        let chain = if continues { a.chain + 1 } else { 1 };
+        // A chain that goes on costs a level only every CHAIN_PER_LEVEL operators.
+        let lhs = if continues && chain % CHAIN_PER_LEVEL != 0 { a.d - 1 } else { a.d };
+        let mut x = self.expr(ExprKind::Binary { op, lhs: a.e, rhs: b.e }, l, r, lhs.max(b.d))?;
+        x.chain = chain;
+        Ok(x)
     }
 
     /// Folds a flat operator chain into a tree by precedence (operator-precedence
@@ -405,7 +428,7 @@ impl<'a> Ctx<'a> {
     /// An identifier expression for a name already read.
     pub fn name_expr(&self, name: Ident) -> X {
         let span = name.span;
-        X { e: Box::new(Expr { kind: ExprKind::Ident(name), span }), d: 1 }
+        X { e: Box::new(Expr { kind: ExprKind::Ident(name), span }), d: 1, chain: 0 }
     }
 
     /// Adjacent string literals `l..r`, concatenated.
@@ -563,6 +586,7 @@ impl State {
 
     /// A statement, member or argument the grammar recovered from.
     pub fn recovered(&mut self, ctx: &Ctx<'_>, e: ErrorRecovery<usize, Tok, PErr>) {
+        ctx.recoveries.set(ctx.recoveries.get() + 1);
         let (at, d) = error_diagnostic(ctx, e.error);
         self.diags.push((at, d));
     }
@@ -619,8 +643,9 @@ pub fn error_diagnostic(ctx: &Ctx<'_>, e: PError) -> (usize, Diagnostic) {
                 Diagnostic::error(codes::E_NESTING_TOO_DEEP, format!("{what} nested more than {limit} levels deep"))
                     .with_primary(ctx.span(at, at + 1), "the level past the limit starts here")
                     .with_note(
-                        "every operator, call, member access and index is one level (a chain of 300 `+` is 300 \
-                     levels), and every nested statement or block one more; the parser skips this declaration",
+                        "every operator of another precedence, call, member access and index is one level, a \
+                     chain of one operator (`a + b - c ...`) one level per 8 operators, and every nested statement \
+                     or block one more; the parser skips this declaration",
                     );
             (at, d)
         }

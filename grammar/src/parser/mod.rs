@@ -55,7 +55,7 @@ use actions::{Ctx, State};
 pub fn parse(sources: &SourceMap, tokens: &[Token]) -> (TranslationUnit, Vec<Diagnostic>) {
     let (terms, pre_diags) = stream::terminals(sources, tokens);
     let chunks = stream::items(&terms);
-    let ctx = Ctx { sources, tokens };
+    let ctx = Ctx { sources, tokens, recoveries: std::cell::Cell::new(0) };
     let mut st = State { diags: pre_diags, ..State::default() };
     let parser = cg::UnitParser::new();
     for chunk in chunks {
@@ -69,8 +69,30 @@ pub fn parse(sources: &SourceMap, tokens: &[Token]) -> (TranslationUnit, Vec<Dia
             continue;
         }
         st.item_end = start;
-        let input = ts.iter().map(|t| (t.start as usize, t.tok, t.end as usize));
-        if let Err(e) = parser.parse(&ctx, &mut st, input) {
+        ctx.recoveries.set(0);
+        let input = ts
+            .iter()
+            .take_while(|_| ctx.recoveries.get() < actions::MAX_RECOVERIES)
+            .map(|t| (t.start as usize, t.tok, t.end as usize));
+        let result = parser.parse(&ctx, &mut st, input);
+        if ctx.recoveries.get() >= actions::MAX_RECOVERIES {
+            st.error(
+                end,
+                Diagnostic::error(
+                    crate::codes::E_UNEXPECTED_TOKEN,
+                    format!(
+                        "more than {} syntax errors in this item; the rest of it is skipped",
+                        actions::MAX_RECOVERIES
+                    ),
+                )
+                .with_primary(ctx.span(start, end), "this item"),
+            );
+            if st.item_end < end {
+                st.push_item(Item::Error(ctx.span(st.item_end.max(start), end)), end);
+            }
+            continue;
+        }
+        if let Err(e) = result {
             let at_eof = matches!(e, lalrpop_util::ParseError::UnrecognizedEof { .. });
             let (at, mut d) = actions::error_diagnostic(&ctx, e);
             if at_eof {

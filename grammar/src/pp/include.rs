@@ -50,7 +50,7 @@ impl Pp<'_> {
         let found = dirs
             .iter()
             .map(|d| source::normalize(&d.join(&name)))
-            .find(|p| self.loaded.contains_key(p) || self.fs.is_file(p));
+            .find(|p| self.loaded.contains_key(p) || self.fs.exists(p));
         let Some(path) = found else {
             let searched: Vec<String> = dirs
                 .iter()
@@ -177,8 +177,9 @@ impl Pp<'_> {
                 Some(id)
             }
             Err(e) => {
+                let code = source::read_error_code(&e, codes::E_IO);
                 self.diags.push(
-                    Diagnostic::error(codes::E_IO, format!("cannot read `{}`: {e}", path.display()))
+                    Diagnostic::error(code, format!("cannot read `{}`: {e}", path.display()))
                         .with_primary(at, "included here"),
                 );
                 None

@@ -31,6 +31,13 @@ pub fn decode_rgba8(bytes: &[u8], name: &Path) -> Result<image::RgbaImage, Diagn
     let Some(format) = format_of(bytes, name) else {
         return Err(image_error(name, "not a PNG, JPEG, TGA or BMP image"));
     };
+    // The size comes from the header, checked before any pixel is decoded.
+    let (w, h) = image::ImageReader::with_format(std::io::Cursor::new(bytes), format)
+        .into_dimensions()
+        .map_err(|e| image_error(name, format!("not a readable {format:?} image: {e}")))?;
+    if w == 0 || h == 0 || w > MAX_SIZE || h > MAX_SIZE {
+        return Err(image_error(name, format!("the image is {w}x{h}; sizes from 1 to {MAX_SIZE} are supported")));
+    }
     let img = image::load_from_memory_with_format(bytes, format)
         .map_err(|e| image_error(name, format!("not a readable {format:?} image: {e}")))?;
     Ok(img.to_rgba8())
@@ -46,9 +53,20 @@ pub fn decode_image(bytes: &[u8], name: &Path) -> Result<InputImage, Diagnostic>
     Ok(InputImage { size, rgba8: rgba.into_raw() })
 }
 
+pub use translator::preset::files::MAX_IMAGE_BYTES;
+
+/// Reads an image file's bytes: a regular file of at most [`MAX_IMAGE_BYTES`]
+/// (E0121/E0122 otherwise, E0707 when it cannot be read).
+pub fn read_image_file(path: &Path) -> Result<Vec<u8>, Diagnostic> {
+    grammar::source::read_regular(path, MAX_IMAGE_BYTES).map_err(|e| {
+        let code = grammar::source::read_error_code(&e, codes::E_CHAIN_IMAGE);
+        Diagnostic::error(code, format!("{}: cannot read: {e}", path.display()))
+    })
+}
+
 /// Reads and decodes an image file.
 pub fn load_image(path: &Path) -> Result<InputImage, Diagnostic> {
-    let bytes = std::fs::read(path).map_err(|e| image_error(path, format!("cannot read: {e}")))?;
+    let bytes = read_image_file(path)?;
     decode_image(&bytes, path)
 }
 

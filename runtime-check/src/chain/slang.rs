@@ -36,7 +36,10 @@ fn shader_error(path: &Path, msg: impl std::fmt::Display) -> Diagnostic {
 
 /// Loads and compiles `path`.
 pub fn load_slang(path: &Path, fs: &dyn FileSystem) -> Result<SlangPass, Vec<Diagnostic>> {
-    let bytes = fs.read(path).map_err(|e| vec![shader_error(path, format!("cannot read the shader: {e}"))])?;
+    let bytes = fs.read(path).map_err(|e| {
+        let code = grammar::source::read_error_code(&e, codes::E_CHAIN_SHADER);
+        vec![Diagnostic::error(code, format!("{}: cannot read the shader: {e}", path.display()))]
+    })?;
     let (text, _) = grammar::source::decode(bytes);
     compile_slang(path, &text, Some(Includes { path, fs }))
 }

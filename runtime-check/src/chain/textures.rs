@@ -191,7 +191,12 @@ pub fn half_to_f32(h: u16) -> f32 {
     }
 }
 
-/// Reads level 0 of `texture` back.
+/// Bytes of one read-back buffer at most: large textures are read in bands of rows,
+/// each within this and the device's `max_buffer_size` (256 MiB on some adapters).
+const READ_BACK_BAND_BYTES: u64 = 64 << 20;
+
+/// Reads level 0 of `texture` back, in bands of rows so that no buffer exceeds
+/// [`READ_BACK_BAND_BYTES`].
 pub fn read_back(gpu: &Gpu, texture: &Texture) -> Result<Pixels, Diagnostic> {
     let Some((bpp, decode)) = decoder(texture.format) else {
         return Err(Diagnostic::error(
@@ -203,10 +208,34 @@ pub fn read_back(gpu: &Gpu, texture: &Texture) -> Result<Pixels, Diagnostic> {
     let unpadded = size.width * bpp;
     let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
     let padded = unpadded.div_ceil(align) * align;
+    let limit = READ_BACK_BAND_BYTES.min(gpu.device.limits().max_buffer_size);
+    let band = u32::try_from((limit / u64::from(padded)).max(1)).unwrap_or(u32::MAX).min(size.height.max(1));
+    let mut data = Vec::with_capacity(size.width as usize * size.height as usize);
+    let mut y = 0;
+    while y < size.height {
+        let rows = band.min(size.height - y);
+        read_band(gpu, texture, y, rows, padded, |bytes| {
+            data.extend(bytes[..unpadded as usize].chunks_exact(bpp as usize).map(decode));
+        })?;
+        y += rows;
+    }
+    Ok(Pixels { size, data })
+}
+
+/// Copies rows `y..y + rows` of level 0 into one buffer and hands each row's bytes
+/// (`padded` long) to `row`, top to bottom.
+fn read_band(
+    gpu: &Gpu,
+    texture: &Texture,
+    y: u32,
+    rows: u32,
+    padded: u32,
+    mut row: impl FnMut(&[u8]),
+) -> Result<(), Diagnostic> {
     let buffer = gpu.scoped("reading a texture back", || {
         let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("read-back"),
-            size: u64::from(padded) * u64::from(size.height),
+            size: u64::from(padded) * u64::from(rows),
             usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
             mapped_at_creation: false,
         });
@@ -216,7 +245,7 @@ pub fn read_back(gpu: &Gpu, texture: &Texture) -> Result<Pixels, Diagnostic> {
             wgpu::TexelCopyTextureInfo {
                 texture: &texture.texture,
                 mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
+                origin: wgpu::Origin3d { x: 0, y, z: 0 },
                 aspect: wgpu::TextureAspect::All,
             },
             wgpu::TexelCopyBufferInfo {
@@ -224,10 +253,10 @@ pub fn read_back(gpu: &Gpu, texture: &Texture) -> Result<Pixels, Diagnostic> {
                 layout: wgpu::TexelCopyBufferLayout {
                     offset: 0,
                     bytes_per_row: Some(padded),
-                    rows_per_image: Some(size.height),
+                    rows_per_image: Some(rows),
                 },
             },
-            extent(size),
+            wgpu::Extent3d { width: texture.size.width, height: rows, depth_or_array_layers: 1 },
         );
         gpu.queue.submit([encoder.finish()]);
         buffer
@@ -244,15 +273,13 @@ pub fn read_back(gpu: &Gpu, texture: &Texture) -> Result<Pixels, Diagnostic> {
     let view = buffer
         .get_mapped_range(..)
         .map_err(|e| Diagnostic::error(codes::E_CHAIN_GPU, format!("cannot map the read-back buffer: {e}")))?;
-    let mut data = Vec::with_capacity((size.width * size.height) as usize);
-    for row in 0..size.height as usize {
-        let start = row * padded as usize;
-        let bytes = &view[start..start + unpadded as usize];
-        data.extend(bytes.chunks_exact(bpp as usize).map(decode));
+    for r in 0..rows as usize {
+        let start = r * padded as usize;
+        row(&view[start..start + padded as usize]);
     }
     drop(view);
     buffer.unmap();
-    Ok(Pixels { size, data })
+    Ok(())
 }
 
 fn address(w: WrapMode, border: bool) -> wgpu::AddressMode {

@@ -7,12 +7,17 @@ use grammar::Diagnostic;
 use std::path::Path;
 
 /// Reads an image as RGBA: PNG of any colour type, or (by extension) TGA, JPEG or BMP,
-/// the formats RetroArch loads LUTs from.
+/// the formats RetroArch loads LUTs from, through the chain's reader (a regular file
+/// within the size limits; E0121/E0122 keep their codes, other failures are E0807).
 pub fn load_png(path: &Path) -> Result<RgbaF32Image, Diagnostic> {
     let err = |e: String| Diagnostic::error(codes::E_REF_IMAGE, format!("cannot read {}: {e}", path.display()));
-    let img = image::open(path).map_err(|e| err(e.to_string()))?.to_rgba8();
-    let (w, h) = img.dimensions();
-    RgbaF32Image::from_rgba8(w, h, img.as_raw()).ok_or_else(|| err("bad pixel data".into()))
+    let img = crate::chain::image_io::load_image(path).map_err(|mut d| {
+        if d.code == codes::E_CHAIN_IMAGE {
+            d.code = codes::E_REF_IMAGE;
+        }
+        d
+    })?;
+    RgbaF32Image::from_rgba8(img.size.width, img.size.height, &img.rgba8).ok_or_else(|| err("bad pixel data".into()))
 }
 
 /// Writes an image as an 8-bit RGBA PNG (quantised as a UNORM target would be).

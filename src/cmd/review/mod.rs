@@ -22,7 +22,7 @@ mod model;
 mod preset_page;
 mod shader_page;
 
-use super::migrate::discover;
+use super::discover::discover;
 use super::migrate_compare::{compare_all, CompareSetup, PresetComparison};
 use super::output::write_atomic;
 use super::{write_stdout, Exit, Reporter};
@@ -85,8 +85,13 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     }
-    let (roots, _) = match discover(&args.sources, &args.out, true) {
-        Ok(found) => found,
+    let roots = match discover(&args.sources, &args.out, true) {
+        Ok(found) => {
+            for w in &found.warnings {
+                reporter.warning(w);
+            }
+            found.roots
+        }
         Err(message) => {
             reporter.error(&message);
             return Exit::Failure;

@@ -37,8 +37,9 @@ pub struct WriteInput<'a> {
     pub connectors: &'a Connectors,
     /// The Cg file's leading comment block, verbatim (may be empty).
     pub header: String,
-    /// `#pragma parameter` lines, verbatim.
-    pub parameter_pragmas: Vec<String>,
+    /// `#pragma parameter` lines, verbatim, with the Cg line each came from (none for
+    /// a line repeated from another pass of the preset).
+    pub parameter_pragmas: Vec<(String, Option<Span>)>,
     /// `<alias>_ALIAS` defines for every alias of the preset.
     pub alias_defines: Vec<String>,
 }
@@ -139,8 +140,8 @@ pub fn write(input: &WriteInput<'_>) -> Written {
     }
     if !input.parameter_pragmas.is_empty() {
         out.push("", None);
-        for p in &input.parameter_pragmas {
-            out.push(p, None);
+        for (p, span) in &input.parameter_pragmas {
+            out.push(p, *span);
         }
     }
     if !input.alias_defines.is_empty() {

@@ -544,6 +544,21 @@ impl Module {
         self.arrays[id.0 as usize]
     }
 
+    /// Scalar components in a value of `ty` (an unsized array counts one element;
+    /// samplers and interfaces count one), saturating: how big a value is.
+    pub fn scalar_count(&self, ty: Type) -> u64 {
+        match ty {
+            Type::Array(a) => {
+                let at = self.array_type(a);
+                self.scalar_count(at.elem).saturating_mul(u64::from(at.len.unwrap_or(1)))
+            }
+            Type::Struct(s) => {
+                self.struct_def(s).fields.iter().fold(0u64, |n, f| n.saturating_add(self.scalar_count(f.ty)))
+            }
+            t => u64::from(t.components().unwrap_or(1)),
+        }
+    }
+
     pub fn struct_def(&self, id: StructId) -> &StructDef {
         &self.structs[id.0 as usize]
     }

@@ -50,6 +50,7 @@ pub fn load(
 ) -> (Option<Preset>, Vec<Diagnostic>) {
     let mut loader = Loader::new(sources, fs, dialect);
     let preset = loader.read(path, None).and_then(|start| loader.preset(start));
+    let preset = preset.filter(|p| super::files::check_files(p, fs, dialect, &mut loader.diags));
     (preset, loader.diags)
 }
 
@@ -139,8 +140,8 @@ impl<'a> Loader<'a> {
                 Some(index)
             }
             Err(e) => {
-                let mut d =
-                    Diagnostic::error(codes::E_PRESET_IO, format!("cannot read preset {}: {e}", path.display()));
+                let code = grammar::source::read_error_code(&e, codes::E_PRESET_IO);
+                let mut d = Diagnostic::error(code, format!("cannot read preset {}: {e}", path.display()));
                 if let Some(span) = from {
                     d = d.with_primary(span, "referenced here");
                 }

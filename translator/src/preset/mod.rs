@@ -5,7 +5,8 @@
 //! types them ([`Value`], per-pass variants carrying the pass index), [`model`] builds
 //! the [`Preset`] with RetroArch's defaults and rules. [`cgp`] reads files through a
 //! [`grammar::FileSystem`] and follows `#reference` chains; [`slangp`] writes a
-//! `.slangp` from the model and reads one back.
+//! `.slangp` from the model and reads one back; [`files`] checks that the files a
+//! loaded preset names can be read.
 //!
 //! Where implementations disagree this follows RetroArch, the reference runtime (runtime
 //! sheet §4): what RetroArch's loader would reject is an error (E05xx), what it would
@@ -16,6 +17,7 @@
 //! through the `FileSystem` it is given; output is deterministic.
 
 pub mod cgp;
+pub mod files;
 pub mod model;
 pub mod slangp;
 pub mod token;

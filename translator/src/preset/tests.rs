@@ -284,6 +284,11 @@ fn reference_chain_overrides_parameters_and_lut_paths() {
         ),
         ("shaders/presets/mid.cgp", "#reference \"../crt/root.cgp\"\nGAMMA = 2.4\nMASK = \"masks/other.png\"\nEXTRA = 3\n"),
         ("shaders/presets/user/top.cgp", "#reference ../mid.cgp\nSHARP = 0.25\nGAMMA = 2.5\nfilter_linear0 = true\n"),
+        // The files the loaded preset names must exist (preset::files).
+        ("shaders/crt/a.cg", ""),
+        ("shaders/crt/b.cg", ""),
+        ("shaders/presets/masks/other.png", ""),
+        ("shaders/crt/noise.png", ""),
     ]);
     let (p, d, _) = load_in(&fs, "shaders/presets/user/top.cgp");
     let Some(p) = p else { panic!("{d:?}") };
@@ -325,6 +330,7 @@ fn reference_depth_is_limited_to_sixteen() {
     let mut files: Vec<(String, String)> =
         (0..17).map(|i| (format!("r{i}.cgp"), format!("#reference \"r{}.cgp\"\n", i + 1))).collect();
     files.push(("r17.cgp".into(), "shaders = 1\nshader0 = a.cg\n".into()));
+    files.push(("a.cg".into(), String::new()));
     let mut memory = MemoryFs::new();
     for (p, t) in &files {
         memory.insert(p.as_str(), t.as_str());
@@ -625,4 +631,20 @@ fn never_panics_on_generated_presets() {
             let _ = write_slangp_with_notes(&p, &[], &[]);
         }
     }
+}
+
+#[test]
+fn files_a_preset_names_must_be_readable_cg_files() {
+    let preset = "shaders = 2\nshader0 = a.cg\nshader1 = b.cg\ntextures = L\nL = l.png\n";
+    let ok = fs(&[("p.cgp", preset), ("a.cg", ""), ("b.cg", ""), ("l.png", "")]);
+    let (p, d, _) = load_in(&ok, "p.cgp");
+    assert!(p.is_some() && d.is_empty(), "{d:?}");
+    let missing = fs(&[("p.cgp", preset), ("a.cg", "")]);
+    let (p, d, _) = load_in(&missing, "p.cgp");
+    assert!(p.is_none());
+    assert_eq!(d, [(codes::E_PRESET_FILE_UNREADABLE, 3, 11), (codes::E_PRESET_FILE_UNREADABLE, 5, 5)]);
+    let not_cg = fs(&[("p.cgp", "shaders = 1\nshader0 = /etc/passwd\n")]);
+    let (p, d, _) = load_in(&not_cg, "p.cgp");
+    assert!(p.is_none());
+    assert_eq!(d, [(codes::E_PRESET_SHADER_KIND, 2, 11)]);
 }

@@ -470,6 +470,10 @@ impl Reader<'_> {
             return None;
         }
         let number = strtod(&value.text).filter(|(_, n)| *n == value.text.len()).map(|(f, _)| f as f32);
+        let number = match number {
+            Some(f) => Some(self.finite(key, value, f)?),
+            None => None,
+        };
         match number {
             Some(f) if self.ctx.overrides.is_some() || self.ctx.dialect == Dialect::Slangp => {
                 // Current RetroArch looks every declared parameter up by name.
@@ -547,7 +551,7 @@ impl Reader<'_> {
             PassKey::FilterLinear => Value::FilterLinear(i, self.boolean(key, value)?),
             PassKey::WrapMode => Value::WrapMode(i, self.wrap_mode(key, value)?),
             PassKey::MipmapInput => Value::MipmapInput(i, self.boolean(key, value)?),
-            PassKey::Alias => Value::Alias(i, value.text.clone()),
+            PassKey::Alias => Value::Alias(i, self.alias(value)?),
             PassKey::FloatFramebuffer => Value::FloatFramebuffer(i, self.boolean(key, value)?),
             PassKey::SrgbFramebuffer => Value::SrgbFramebuffer(i, self.boolean(key, value)?),
             PassKey::ScaleType => Value::ScaleType(i, self.scale_type(key, value)?),
@@ -666,7 +670,19 @@ impl Reader<'_> {
         };
         self.trailing(value, len, &format!("{}", f as f32));
         let int = strtol(&value.text).map_or(0, |(n, _)| n);
-        Some(Factor { float: f as f32, int })
+        let float = f as f32;
+        if !float.is_finite() || (float <= 0.0 && int <= 0) {
+            self.out.diagnostics.push(
+                Diagnostic::error(
+                    codes::E_PRESET_BAD_SCALE,
+                    format!("`{} = {}`: a scale factor must be a finite number above 0", key.text, show(value)),
+                )
+                .with_primary(value.span, "not a usable size")
+                .with_note("RetroArch would make a framebuffer of no usable size from it"),
+            );
+            return None;
+        }
+        Some(Factor { float, int })
     }
 
     fn float(&mut self, key: &Token, value: &Token) -> Option<f32> {
@@ -675,7 +691,37 @@ impl Reader<'_> {
             return None;
         };
         self.trailing(value, len, &format!("{}", f as f32));
-        Some(f as f32)
+        self.finite(key, value, f as f32)
+    }
+
+    /// An alias names a texture in the shaders (`<alias>_ALIAS` is defined too): a Cg
+    /// identifier of at most 63 bytes (RetroArch keeps 63), else an error.
+    fn alias(&mut self, value: &Token) -> Option<String> {
+        let a = value.text.as_str();
+        let identifier = a.chars().next().is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
+            && a.chars().all(|c| c == '_' || c.is_ascii_alphanumeric());
+        if a.is_empty() || (identifier && a.len() < 64) {
+            return Some(a.to_owned());
+        }
+        let why = if identifier {
+            format!("it is {} bytes long; RetroArch keeps 63", a.len())
+        } else {
+            "it is not an identifier".to_owned()
+        };
+        self.out.diagnostics.push(
+            Diagnostic::error(codes::E_PRESET_BAD_ALIAS, format!("alias `{a}` cannot name a texture: {why}"))
+                .with_primary(value.span, "expected a name such as `PASS1` or `blurred`"),
+        );
+        None
+    }
+
+    /// A parameter value must be finite: NaN or infinity is reported and not used.
+    fn finite(&mut self, key: &Token, value: &Token, f: f32) -> Option<f32> {
+        if f.is_finite() {
+            return Some(f);
+        }
+        self.bad(key, value, "a finite number", "the parameter keeps its default value");
+        None
     }
 
     fn integer(&mut self, key: &Token, value: &Token) -> Option<i64> {

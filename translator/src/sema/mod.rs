@@ -584,20 +584,17 @@ impl<'a> Lowerer<'a> {
         }
 
         // Reachable functions: from the entry point and from global initialisers.
+        // One pass over the calls builds the callee lists, so the walk is linear.
+        let mut callees: HashMap<Option<Handle<Function>>, Vec<Handle<Function>>> = HashMap::new();
+        for (caller, callee, _) in &self.calls {
+            callees.entry(*caller).or_default().push(*callee);
+        }
         let mut reached: HashSet<Handle<Function>> = HashSet::new();
         let mut work = vec![function];
-        for (caller, callee, _) in &self.calls {
-            if caller.is_none() {
-                work.push(*callee);
-            }
-        }
+        work.extend(callees.get(&None).into_iter().flatten().copied());
         while let Some(f) = work.pop() {
             if reached.insert(f) {
-                for (caller, callee, _) in &self.calls {
-                    if *caller == Some(f) {
-                        work.push(*callee);
-                    }
-                }
+                work.extend(callees.get(&Some(f)).into_iter().flatten().copied());
             }
         }
         Some(reached)

@@ -9,6 +9,11 @@ use crate::codes;
 use crate::ir::{self, types::builtin_type, Field, Scalar, StructDef, Type};
 use grammar::ast;
 
+/// The most scalar components one array may hold (64 Ki). Cg's largest profiles had a
+/// few thousand constant registers; the common-shaders library's largest array holds
+/// under a hundred. Beyond this the zero initialiser alone would be megabytes of text.
+pub const MAX_ARRAY_COMPONENTS: u64 = 1 << 16;
+
 impl<'a> Lowerer<'a> {
     /// The type of a declaration's specifiers (`packed`, `row_major` and the like are
     /// accepted and have no effect on meaning).
@@ -64,7 +69,8 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Wraps `base` in the declarator's array dimensions (outermost first).
+    /// Wraps `base` in the declarator's array dimensions (outermost first); an array of
+    /// more than [`MAX_ARRAY_COMPONENTS`] scalars is an error (E0320).
     pub(super) fn array_type(&mut self, base: Type, dims: &'a [ast::ArraySize]) -> Option<Type> {
         let mut sizes = Vec::with_capacity(dims.len());
         for d in dims {
@@ -76,6 +82,20 @@ impl<'a> Lowerer<'a> {
         let mut ty = base;
         for len in sizes.into_iter().rev() {
             ty = self.module.array(ty, len);
+        }
+        let count = self.module.scalar_count(ty);
+        if count > MAX_ARRAY_COMPONENTS {
+            let span = dims.iter().map(array_size_span).reduce(|a, b| a.to(b));
+            if let Some(span) = span {
+                self.error(
+                    codes::E_ARRAY_TOO_LARGE,
+                    span,
+                    format!(
+                        "this array holds {count} scalar components; the limit is {MAX_ARRAY_COMPONENTS} (no Cg profile allowed anywhere near this many)"
+                    ),
+                );
+            }
+            return None;
         }
         Some(ty)
     }
@@ -206,5 +226,12 @@ impl<'a> Lowerer<'a> {
                 return;
             }
         }
+    }
+}
+
+fn array_size_span(d: &ast::ArraySize) -> grammar::Span {
+    match d {
+        ast::ArraySize::Sized(e) => e.span,
+        ast::ArraySize::Unsized(s) => *s,
     }
 }

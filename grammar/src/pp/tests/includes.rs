@@ -136,7 +136,7 @@ impl crate::source::FileSystem for Unreadable {
     fn read(&self, _: &std::path::Path) -> std::io::Result<Vec<u8>> {
         Err(std::io::Error::new(std::io::ErrorKind::PermissionDenied, "permission denied"))
     }
-    fn is_file(&self, _: &std::path::Path) -> bool {
+    fn exists(&self, _: &std::path::Path) -> bool {
         true
     }
 }
