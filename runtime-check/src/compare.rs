@@ -474,14 +474,15 @@ pub fn compare_cgp(
         render_new_passes(gpu.0.clone(), desc, images, frames, viewport).map_err(|d| failed(Step::RenderNew, d))?
     };
     let old = render_old_detailed(&preset, fs, images, frames, viewport).map_err(|d| failed(Step::RenderOld, d))?;
-    let size_error =
-        |e: SizeMismatch| failed(Step::RenderNew, vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))]);
+    let size_error = |e: SizeMismatch| {
+        failed(Step::RenderNew, vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))])
+    };
     let metrics = metrics(&old.image, &new).map_err(size_error)?;
     let well_defined = metrics_where(&old.image, &new, &old.hazard).map_err(size_error)?;
     let hazard_pct = hazard_pct(&old.hazard);
     let mut verdict = verdict::judge(&metrics, &well_defined, hazard_pct, thresholds);
     let mut divergence = None;
-    if verdict.status == Status::Fail {
+    if verdict.status == Status::Fail && verdict.cause.is_none() {
         let job = Job { preset: &preset, fs, gpu, images, frames, viewport, thresholds, edit };
         let (d, cause, detail) = explain_failure(sources, &job, &well_defined, &old.passes, &new_passes);
         divergence = d;

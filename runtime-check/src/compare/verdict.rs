@@ -3,9 +3,10 @@
 //! picks them from evidence (see ARCHITECTURE.md, "Why a comparison does not pass").
 //!
 //! - [`Status`]: `pass` (the well-defined pixels meet the thresholds and at most
-//!   [`HAZARD_SHARE_LIMIT_PCT`] % of the pixels are hazardous), `pass-hazardous` (they
-//!   meet them but more pixels are hazardous: no proof), `fail`, `error` (a side could
-//!   not render).
+//!   [`HAZARD_SHARE_LIMIT_PCT`] % of the pixels are hazardous), `pass-hazardous` (the
+//!   whole image meets them but more pixels are hazardous: no proof), `fail` (the
+//!   well-defined pixels miss them, or the whole image does with more than the limit
+//!   hazardous), `error` (a side could not render).
 //! - [`Cause`]: `hazard`, `translation`, `chain`, `reference`, `runtime-difference`,
 //!   `unexplained`.
 //!
@@ -90,12 +91,24 @@ pub struct Verdict {
 }
 
 /// The verdict from the metrics alone: the whole image, the well-defined pixels and
-/// the hazard share. A `fail` gets no cause here (localisation decides it).
+/// the hazard share. A `fail` of the well-defined pixels gets no cause here
+/// (localisation decides it); a whole image that fails only on its hazardous pixels is
+/// a `pass` (cause `hazard`) when they are at most [`HAZARD_SHARE_LIMIT_PCT`] % of it,
+/// else a `fail` with cause `hazard`.
 pub fn judge(whole: &Metrics, well_defined: &Metrics, hazard_pct: f64, t: &Thresholds) -> Verdict {
     if !well_defined.passes(t) {
         return Verdict { status: Status::Fail, cause: None, detail: None };
     }
     if hazard_pct > HAZARD_SHARE_LIMIT_PCT {
+        if !whole.passes(t) {
+            return Verdict {
+                status: Status::Fail,
+                cause: Some(Cause::Hazard),
+                detail: Some(format!(
+                    "only hazardous pixels differ, but they are {hazard_pct:.1}% of the image (limit {HAZARD_SHARE_LIMIT_PCT}%)"
+                )),
+            };
+        }
         return Verdict {
             status: Status::PassHazardous,
             cause: Some(Cause::Hazard),
@@ -173,6 +186,8 @@ mod tests {
         assert_eq!(judge(&bad, &good, 1.0, &t).status, Status::Pass);
         assert_eq!(judge(&bad, &good, 1.0, &t).cause, Some(Cause::Hazard));
         assert_eq!(judge(&good, &good, 5.1, &t).status, Status::PassHazardous);
+        let hazard_fail = judge(&bad, &good, 50.0, &t);
+        assert_eq!((hazard_fail.status, hazard_fail.cause), (Status::Fail, Some(Cause::Hazard)));
         assert_eq!(judge(&good, &good, 5.0, &t).status, Status::Pass);
         assert_eq!(judge(&good, &bad, 0.0, &t).status, Status::Fail);
     }

@@ -13,12 +13,16 @@
 //! whole ([`Machine::sticky`]).
 //!
 //! **Approximate** values: fragment varyings (interpolated by the rasteriser), bilinear
-//! and mipmapped samples (GPUs quantise filter weights), quotients by anything but a
-//! power of two (GPUs divide through a reciprocal), `+ - *` results that binary32 had
-//! to round (FMA contraction rounds them differently), and every library function that
-//! is not exact (transcendentals, `lerp`, `dot`, `mul`, `smoothstep`, ...). Literals,
-//! uniforms, nearest samples, integers and the exact functions (`abs`, `min`, `floor`,
-//! ...) are exact: both sides compute them bit for bit.
+//! and mipmapped samples (GPUs quantise filter weights), quotients other than by a
+//! power of two or of integers into an integer (GPUs divide through a reciprocal,
+//! [`exact_quotient`]), `+ - *` results that binary32 had to round (FMA contraction
+//! rounds them differently), and every library function that is not exact
+//! (transcendentals, `lerp`, `dot`, `mul`, `smoothstep`, ...). Literals, uniforms,
+//! nearest samples, integers and the exact functions (`abs`, `floor`, ...) are exact:
+//! both sides compute them bit for bit. The result of a decision (a comparison, a step
+//! function, a conversion to int or bool) is exact: its doubt is its hazard bit. `min`,
+//! `max`, `clamp` and `saturate` are as approximate as the operand they return, unless
+//! the operands lie within rounding of each other.
 //!
 //! **Hazards** (the rules, each with known-answer tests in `tests/hazards.rs`):
 //! - *NaN/Inf*: a float result that is NaN or infinite ([`non_finite`]).
@@ -119,6 +123,18 @@ pub fn non_finite(x: f64) -> bool {
 pub fn power_of_two(d: f64) -> bool {
     let a = d.abs();
     a.is_finite() && a != 0.0 && a.log2().fract() == 0.0
+}
+
+/// A quotient `a / b` of exact operands that every GPU computes exactly: `b` a power of
+/// two, or integral operands with an integral quotient (a GPU's `a * rcp(b)` lies within
+/// an ulp of the integer and rounds to it).
+#[inline]
+pub fn exact_quotient(a: f64, b: f64) -> bool {
+    if power_of_two(b) {
+        return true;
+    }
+    let q = a / b;
+    a.fract() == 0.0 && b.fract() == 0.0 && q.fract() == 0.0 && q.abs() < 16_777_216.0
 }
 
 /// A nearest sample at texel coordinate `t` (`u * size`): within [`SUBTEXEL`] of a texel

@@ -10,7 +10,10 @@
 //! The output is the raw fragment colour in `f32`; the caller applies the render
 //! target's storage format. Alongside it, one hazard flag per pixel
 //! ([`super::hazard`]): the colour's hazard bits or the lane's sticky bit. Fragment
-//! varyings are approximate (the rasteriser interpolates them); `WPOS.xy` (pixel
+//! varyings are approximate (the rasteriser interpolates them) unless equal at every
+//! vertex (plane equations interpolate a constant exactly) or short dyadic values
+//! interpolated with short dyadic weights where they differ (a coordinate at the pixel
+//! centres of a power-of-two target); `WPOS.xy` (pixel
 //! centres) is exact, its `zw` approximate; a hazard in a vertex output reaches every
 //! fragment that interpolates it, one in `POSITION` every pixel. Never panics; run-time errors (loop cap) come back as
 //! diagnostics.
@@ -310,6 +313,33 @@ fn weights(s: &[[f64; 3]; 4], x: f64, y: f64) -> ([f64; 4], bool) {
     }
 }
 
+/// How a varying component interpolates (the hazard bits it carries from the vertices).
+#[derive(Clone, Copy)]
+enum Interp {
+    /// Equal at every vertex: exact.
+    Exact(u8),
+    /// Short dyadic vertex values: exact where [`exact_interpolation`] says so.
+    Dyadic(u8),
+    /// Approximate.
+    Approx(u8),
+}
+
+/// A multiple of 2^-16 below 2^16 in magnitude: products and sums of a few are exact
+/// in binary32.
+fn short_dyadic(x: f64) -> bool {
+    x.abs() < 65536.0 && (x * 65536.0).fract() == 0.0
+}
+
+/// An interpolation `a_b + sum_i w_i (a_i - a_b)` over the covering triangle (the
+/// vertices with a weight) is exact on any GPU when, for some base vertex `b`, every
+/// other vertex either has the base's value or a short dyadic weight: each term is then
+/// exact (a texture coordinate at the pixel centres of a power-of-two target).
+fn exact_interpolation(w: &[f64; 4], vals: &[f64; 4]) -> bool {
+    (0..4)
+        .filter(|&b| w[b] != 0.0)
+        .any(|b| (0..4).all(|i| i == b || w[i] == 0.0 || vals[i] == vals[b] || short_dyadic(w[i])))
+}
+
 /// Renders one pass into an image of `inputs.output_size` (raw fragment colours).
 pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec<Diagnostic>> {
     let (width, height) = inp.output_size;
@@ -329,12 +359,23 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
     }
     m.shape = LaneShape::Quad { ddy_sign: if inp.flipped { -1.0 } else { 1.0 } };
     // Each fragment input: its cells and the vertex values feeding it.
-    let mut feeds: Vec<(Vec<usize>, Option<Vec<Cell>>, u8)> = Vec::new();
+    let mut feeds: Vec<(Vec<usize>, Option<Vec<Cell>>, Vec<Interp>)> = Vec::new();
     for (cells, key) in &plan.varyings_in {
         let found = verts.varyings.iter().position(|(k, _)| k == key);
         let src = found.and_then(|i| verts.varyings.get(i)).map(|(_, v)| v.clone());
         let vh = found.and_then(|i| verts.varying_hazard.get(i)).copied().unwrap_or(false);
-        let flags = if vh || verts.position_hazard { APPROX | HAZARD } else { APPROX };
+        let hazard = if vh || verts.position_hazard { HAZARD } else { 0 };
+        // A component equal at every vertex interpolates exactly (plane equations with
+        // zero slopes); one whose vertex values are short dyadics is exact where the
+        // pixel's weights are (see `exact_weights`); any other is approximate.
+        let flags = (0..cells.len())
+            .map(|k| match src.as_ref().and_then(|s| s.get(k)) {
+                None => Interp::Exact(hazard),
+                Some(v) if v.iter().all(|&x| x == v[0]) => Interp::Exact(hazard),
+                Some(v) if v.iter().all(|&x| short_dyadic(x)) => Interp::Dyadic(hazard),
+                Some(_) => Interp::Approx(hazard),
+            })
+            .collect();
         if src.is_none() {
             warn(
                 &mut warnings,
@@ -368,13 +409,24 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
             for (cells, src, flags) in &feeds {
                 for (k, &cell) in cells.iter().enumerate() {
                     let mut out = [0.0; 4];
+                    let mut exact_lanes = 0u8;
                     if let Some(vals) = src.as_ref().and_then(|s| s.get(k)) {
                         for l in 0..4 {
                             let w = ws[l];
-                            out[l] = (w[0] * vals[0] + w[1] * vals[1] + w[2] * vals[2] + w[3] * vals[3]) as f32 as f64;
+                            let v = w[0] * vals[0] + w[1] * vals[1] + w[2] * vals[2] + w[3] * vals[3];
+                            if exact_interpolation(&w, vals) {
+                                exact_lanes |= 1 << l;
+                            }
+                            out[l] = v as f32 as f64;
                         }
                     }
-                    m.put(cell, out, *flags);
+                    let h = match flags.get(k) {
+                        Some(Interp::Exact(h)) => *h,
+                        Some(Interp::Dyadic(h)) => *h | (APPROX & !(exact_lanes << 4)),
+                        Some(Interp::Approx(h)) => *h | APPROX,
+                        None => APPROX,
+                    };
+                    m.put(cell, out, h);
                 }
             }
             for cells in &plan.frag_coord {

@@ -135,8 +135,8 @@ pub fn sample(tex: &BoundTexture, u: f64, v: f64, lod: f64) -> [f32; 4] {
 
 /// The hazard of one level read at `(u, v)` (see [`super::hazard`]): a hazardous texel
 /// read with a non-zero weight, or a nearest read within [`hazard::SUBTEXEL`] of a texel
-/// boundary (`approx`: the coordinates are approximate).
-fn level_hazard(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerState, approx: bool) -> bool {
+/// boundary (`approx`: whether `u` and `v` are approximate).
+fn level_hazard(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerState, approx: (bool, bool)) -> bool {
     let Some(img) = chain.levels.get(level) else { return false };
     let (w, h) = (f64::from(img.width), f64::from(img.height));
     let at = |x: i64, y: i64| match (wrap(x, img.width, state.wrap), wrap(y, img.height, state.wrap)) {
@@ -145,7 +145,7 @@ fn level_hazard(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerSt
     };
     if !state.linear {
         let (tx, ty) = (u * w, v * h);
-        if hazard::texel_boundary(tx, approx) || hazard::texel_boundary(ty, approx) {
+        if hazard::texel_boundary(tx, approx.0) || hazard::texel_boundary(ty, approx.1) {
             return true;
         }
         return !chain.hazard.is_empty() && at(texel_index(tx), texel_index(ty));
@@ -164,7 +164,7 @@ fn level_hazard(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerSt
 
 /// The hazard of [`sample`] at the same arguments, and whether its value is
 /// approximate (bilinear and mipmapped samples are: GPUs quantise their weights).
-pub fn sample_hazard(tex: &BoundTexture, u: f64, v: f64, lod: f64, approx: bool) -> (bool, bool) {
+pub fn sample_hazard(tex: &BoundTexture, u: f64, v: f64, lod: f64, approx: (bool, bool)) -> (bool, bool) {
     let chain = &*tex.texture;
     let levels = chain.levels.len();
     if !tex.state.mipmap || levels <= 1 || lod.is_nan() || lod <= 0.0 {

@@ -318,7 +318,7 @@ fn index_cell(c: &mut Compiler, f: &Frame, index: Handle<Expr>, iv: &Val) -> (us
                     h |= hazard_bit(l);
                 }
             }
-            m.put(t, x.map(f64::trunc), h);
+            m.put(t, x.map(f64::trunc), h & HAZARD);
         });
         (t, Some(code))
     } else {
@@ -397,17 +397,16 @@ fn map2(dst: &[usize], a: &[usize], b: &[usize], f: fn(f64, f64) -> f64, rule: R
                     }
                 }
                 Rule2::Quotient => {
-                    for (l, &d) in y.iter().enumerate() {
-                        if !hazard::power_of_two(d) {
+                    for l in 0..4 {
+                        if !hazard::exact_quotient(x[l], y[l]) {
                             h |= approx_bit(l);
                         }
                     }
                 }
                 Rule2::Remainder => {
                     for l in 0..4 {
-                        let q = x[l] / y[l];
-                        let approx = (ha | hb) & approx_bit(l) != 0 || !hazard::power_of_two(y[l]);
-                        if hazard::integer_step(q, approx) {
+                        let approx = (ha | hb) & approx_bit(l) != 0 || !hazard::exact_quotient(x[l], y[l]);
+                        if hazard::integer_step(x[l] / y[l], approx) {
                             h |= hazard_bit(l);
                         }
                     }
@@ -418,6 +417,8 @@ fn map2(dst: &[usize], a: &[usize], b: &[usize], f: fn(f64, f64) -> f64, rule: R
                             h |= hazard_bit(l);
                         }
                     }
+                    // A decision's result is exact; its doubt is the hazard bit.
+                    h &= HAZARD;
                 }
             }
             m.put(d, v, h);
@@ -594,6 +595,10 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
                                 h |= hazard_bit(l);
                             }
                         }
+                    }
+                    if matches!(to, Kind::I | Kind::U | Kind::B) {
+                        // An integer or bool is exact; its doubt is the hazard bit.
+                        h &= HAZARD;
                     }
                     m.put(d, x.map(|x| ops::convert(x, from, to)), h);
                 }

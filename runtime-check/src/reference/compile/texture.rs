@@ -201,7 +201,9 @@ pub(crate) fn compile(
                                     let coarse = lod_from_derivatives(size, cdx, cdy);
                                     let a = sample::sample(tex, u[l], v[l], fine + bias);
                                     let b = sample::sample(tex, u[l], v[l], coarse + bias);
-                                    if a != b && !(a.iter().zip(&b).all(|(x, y)| hazard::near(f64::from(*x), f64::from(*y)))) {
+                                    if a != b
+                                        && !(a.iter().zip(&b).all(|(x, y)| hazard::near(f64::from(*x), f64::from(*y))))
+                                    {
                                         hout |= hazard_bit(l);
                                     }
                                 }
@@ -216,7 +218,12 @@ pub(crate) fn compile(
                 if mipmapped && !tex.state.linear && lod > 0.0 && hazard::half_step(lod, true) {
                     hout |= hazard_bit(l);
                 }
-                let (h, approx) = sample::sample_hazard(tex, u[l], v[l], lod, hin & approx_bit(l) != 0);
+                let axis = |k: usize| {
+                    let q = spec.proj.map_or(0, |p| m.hz(coord[p]));
+                    (m.hz(coord[k]) | q) & approx_bit(l) != 0
+                };
+                let approx_uv = (axis(0), if dim1 { false } else { axis(1) });
+                let (h, approx) = sample::sample_hazard(tex, u[l], v[l], lod, approx_uv);
                 if h {
                     hout |= hazard_bit(l);
                 }
