@@ -153,13 +153,10 @@ pub fn cause_of_error(step: Step, diags: &[Diagnostic]) -> (Cause, String) {
         Step::Load => Cause::Unexplained,
         Step::RenderOld => Cause::Reference,
         Step::Translate | Step::RenderNew => {
+            let naga_spirv = [codes::E_NAGA_PARSE, codes::E_NAGA_VALIDATION, codes::E_NAGA_PANIC].contains(&code);
             if code == codes::E_CHAIN_FINAL_FEEDBACK {
                 Cause::RuntimeDifference
-            } else if code.starts_with("E07")
-                || [codes::E_NAGA_PARSE, codes::E_NAGA_VALIDATION, codes::E_NAGA_PANIC].contains(&code)
-            {
-                Cause::Chain
-            } else if step == Step::RenderNew {
+            } else if step == Step::RenderNew || code.starts_with("E07") || naga_spirv {
                 Cause::Chain
             } else {
                 Cause::Translation

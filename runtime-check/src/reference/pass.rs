@@ -313,6 +313,10 @@ fn weights(s: &[[f64; 3]; 4], x: f64, y: f64) -> ([f64; 4], bool) {
     }
 }
 
+/// A fragment input: its cells, the vertex values feeding it, how each component
+/// interpolates.
+type Feed = (Vec<usize>, Option<Vec<Cell>>, Vec<Interp>);
+
 /// How a varying component interpolates (the hazard bits it carries from the vertices).
 #[derive(Clone, Copy)]
 enum Interp {
@@ -359,7 +363,7 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
     }
     m.shape = LaneShape::Quad { ddy_sign: if inp.flipped { -1.0 } else { 1.0 } };
     // Each fragment input: its cells and the vertex values feeding it.
-    let mut feeds: Vec<(Vec<usize>, Option<Vec<Cell>>, Vec<Interp>)> = Vec::new();
+    let mut feeds: Vec<Feed> = Vec::new();
     for (cells, key) in &plan.varyings_in {
         let found = verts.varyings.iter().position(|(k, _)| k == key);
         let src = found.and_then(|i| verts.varyings.get(i)).map(|(_, v)| v.clone());
