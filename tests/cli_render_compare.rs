@@ -124,7 +124,7 @@ fn compare_writes_its_files_and_exits_by_the_thresholds() {
     let run = cg2slang(&args, d);
     expect(&run, 0);
     assert!(run.stdout.contains("PASS"), "{}", run.stdout);
-    for f in ["old.png", "new.png", "diff.png"] {
+    for f in ["old.png", "new.png", "diff.png", "hazard.png"] {
         assert_eq!(png_size(&d.join("cmp").join(f)), (128, 96), "{f}");
     }
     let metrics: serde_json::Value =
@@ -132,6 +132,9 @@ fn compare_writes_its_files_and_exits_by_the_thresholds() {
     assert_eq!(metrics["passed"], true);
     assert_eq!(metrics["viewport"], serde_json::json!([128, 96]));
     assert!(metrics["within_2_255"].as_f64().is_some_and(|w| w >= 99.5), "{metrics:#}");
+    assert_eq!(metrics["status"], "pass", "{metrics:#}");
+    assert!(metrics["hazard_pct"].as_f64().is_some_and(|h| (0.0..=5.0).contains(&h)), "{metrics:#}");
+    assert!(metrics["well_defined"]["within_2_255"].as_f64().is_some_and(|w| w >= 99.5), "{metrics:#}");
 
     // Existing files are kept without --force.
     expect(&cg2slang(&args, d), 2);
@@ -139,6 +142,15 @@ fn compare_writes_its_files_and_exits_by_the_thresholds() {
     let strict = cg2slang(&[&args[..], &["--psnr", "500", "--force"]].concat(), d);
     expect(&strict, 1);
     assert!(strict.stdout.contains("FAIL"), "{}", strict.stdout);
+    let metrics: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("cmp/metrics.json")).expect("read")).expect("json");
+    assert_eq!(metrics["status"], "fail", "{metrics:#}");
+    let causes = ["hazard", "translation", "chain", "reference", "runtime-difference", "unexplained"];
+    assert!(metrics["cause"].as_str().is_some_and(|c| causes.contains(&c)), "{metrics:#}");
+    assert!(metrics["cause_detail"].as_str().is_some_and(|c| !c.is_empty()), "{metrics:#}");
+    // A divergent pass, when one is found, has its images written.
+    let localised = metrics["divergent_pass"]["index"].as_u64().is_some();
+    assert_eq!(localised, d.join("cmp/pass-diff.png").exists(), "{metrics:#}");
 }
 
 #[test]
@@ -172,6 +184,8 @@ fn migrate_compare_puts_the_metrics_in_the_report() {
     for p in report["presets"].as_array().expect("presets[]") {
         assert_eq!(p["comparison"]["status"], "pass", "{p:#}");
         assert!(p["comparison"]["max_abs_error_255"].as_f64().is_some(), "{p:#}");
+        assert!(p["comparison"]["hazard_pct"].as_f64().is_some(), "{p:#}");
+        assert!(p["comparison"]["well_defined"]["within_2_255"].as_f64().is_some(), "{p:#}");
     }
 
     // --compare needs an image: a usage error before anything is written.

@@ -17,6 +17,9 @@ Images (corpus/retroarch/images/):
                       each) and 16 rows of 1-pixel white diagonals on dark blue
   gradient_32x32.png  smooth two-axis gradient (R = x, G = y, B = inverse)
   edges_16x16.png     hard edges only: a diagonal staircase and a box
+  game_256x224.png    a game-like pixel-art frame at SNES size: dithered sky
+                      bands, one-pixel stars, flat hills with outlines, a brick
+                      floor, a sprite, a coin, a HUD box and 3x5 text
 LUTs (corpus/retroarch/luts/):
   grade_256x16.png    16x16x16 colour-grade cube laid out as 16 slices of 16x16
                       (slice = blue, x in slice = red, y = green), warm S-curve grade
@@ -111,6 +114,105 @@ def edges(x, y):
     return (0, 0, 0)
 
 
+# --- 256x224 game-like frame ------------------------------------------------
+
+# A 3x5 font: each glyph is 5 rows of 3 bits (MSB = left column).
+FONT = {
+    "0": (7, 5, 5, 5, 7), "1": (2, 6, 2, 2, 7), "2": (7, 1, 7, 4, 7), "3": (7, 1, 7, 1, 7),
+    "4": (5, 5, 7, 1, 1), "5": (7, 4, 7, 1, 7), "6": (7, 4, 7, 5, 7), "7": (7, 1, 1, 1, 1),
+    "8": (7, 5, 7, 5, 7), "9": (7, 5, 7, 1, 7), "S": (7, 4, 7, 1, 7), "C": (7, 4, 4, 4, 7),
+    "O": (7, 5, 5, 5, 7), "R": (6, 5, 6, 5, 5), "E": (7, 4, 6, 4, 7), "L": (4, 4, 4, 4, 7),
+    "V": (5, 5, 5, 5, 2), "X": (5, 5, 2, 5, 5), "T": (7, 2, 2, 2, 2), "I": (7, 2, 2, 2, 7),
+    "M": (5, 7, 7, 5, 5), "W": (5, 5, 7, 7, 5), "P": (7, 5, 7, 4, 4), "U": (5, 5, 5, 5, 7),
+    "D": (6, 5, 5, 5, 6), "H": (5, 5, 7, 5, 5), "A": (2, 5, 7, 5, 5),
+    " ": (0, 0, 0, 0, 0),
+}
+
+TEXTS = [(8, 8, "SCORE 012340"), (176, 8, "TIME 307"), (8, 16, "WORLD 1"), (96, 208, "PUSH START")]
+
+# A 12x16 sprite: . transparent, K outline, R red, S skin, B blue, W white.
+SPRITE = [
+    "...KKKKK....", "..KRRRRRK...", ".KRRRRRRRK..", ".KKKSSKSK...", "KSKSSSKSSK..",
+    "KSKKSSSKSSK.", ".KSSSSKKKK..", "..KSSSSSSK..", ".KKRBKKRK...", "KRRRBRRBRRK.",
+    "KRRRBBBBRRK.", "KSSBWBBWBSK.", "KSSBBBBBBSK.", ".KBBBKBBBK..", "KKKK...KKKK.",
+    "KKKKK.KKKKK.",
+]
+SPRITE_COLOURS = {"K": (16, 16, 16), "R": (200, 36, 36), "S": (252, 188, 116), "B": (40, 80, 220),
+                  "W": (255, 255, 255)}
+BAYER2 = ((0, 2), (3, 1))
+
+
+def star(x, y):
+    """A deterministic sparse scatter of one-pixel stars."""
+    h = (x * 73856093) ^ (y * 19349663)
+    return h % 97 == 0
+
+
+def text_pixel(x, y):
+    """(inside a glyph, inside its one-pixel shadow)."""
+    for tx, ty, text in TEXTS:
+        for i, ch in enumerate(text):
+            gx, gy = tx + 4 * i, ty
+            for dx, dy, what in ((0, 0, 0), (1, 1, 1)):
+                cx, cy = x - gx - dx, y - gy - dy
+                if 0 <= cx < 3 and 0 <= cy < 5 and FONT[ch][cy] >> (2 - cx) & 1:
+                    return what
+    return None
+
+
+def hill_height(x):
+    # Two triangle waves: flat-topped hills with one-pixel steps.
+    a = abs((x % 96) - 48)
+    b = abs(((x + 40) % 64) - 32)
+    return 150 - max(a // 2, b // 3 + 8)
+
+
+def game(x, y):
+    # HUD box: a 1-pixel outline, flat fill, the text on top.
+    t = text_pixel(x, y)
+    if t == 0:
+        return (255, 255, 255)
+    if t == 1:
+        return (0, 0, 0)
+    if 4 <= x <= 251 and 4 <= y <= 24 and (x in (4, 251) or y in (4, 24)):
+        return (255, 255, 255)
+    if 5 <= x <= 250 and 5 <= y <= 23:
+        return (24, 24, 88)
+    # Sprite.
+    sx, sy = x - 120, y - 160
+    if 0 <= sx < 12 and 0 <= sy < 16 and SPRITE[sy][sx] != ".":
+        return SPRITE_COLOURS[SPRITE[sy][sx]]
+    # Coin: a disc with a one-pixel highlight.
+    cx, cy = x - 180, y - 150
+    if cx * cx + cy * cy <= 16:
+        return (255, 255, 200) if (cx, cy) == (-1, -2) else (240, 200, 0)
+    # Brick floor from row 176: 16x8 bricks, 1-pixel mortar, offset every other row.
+    if y >= 176:
+        row = (y - 176) // 8
+        bx = (x + (8 if row % 2 else 0)) % 16
+        if (y - 176) % 8 == 0 or bx == 0:
+            return (60, 30, 20)
+        shade = 8 if (x // 16 + row) % 3 == 0 else 0
+        return (180 + shade, 84 + shade, 44)
+    # Hills: flat green with a lighter one-pixel rim and a dithered shadow band.
+    h = hill_height(x)
+    if y == h:
+        return (120, 220, 120)
+    if y > h:
+        if y > 168 and BAYER2[y % 2][x % 2] < 2:
+            return (24, 100, 40)
+        return (40, 160, 64)
+    # Sky: 8 bands of 18 rows from dark to light blue, ordered-dithered at each seam,
+    # with stars in the upper half.
+    if y < 90 and star(x, y):
+        return (255, 255, 255)
+    band = min(7, y // 18)
+    frac = (y % 18) / 18.0
+    if frac > 0.75 and BAYER2[y % 2][x % 2] < 2:
+        band = min(7, band + 1)
+    return (clamp8(16 + band * 14), clamp8(24 + band * 22), clamp8(96 + band * 20))
+
+
 # --- LUTs -------------------------------------------------------------------
 
 def grade_curve(v):
@@ -147,6 +249,7 @@ OUTPUTS = [
     ("images/testcard_256x224.png", 256, 224, testcard_snes),
     ("images/gradient_32x32.png", 32, 32, gradient),
     ("images/edges_16x16.png", 16, 16, edges),
+    ("images/game_256x224.png", 256, 224, game),
     ("luts/grade_256x16.png", 256, 16, grade),
     ("luts/ramp_64x1.png", 64, 1, ramp),
 ]

@@ -20,6 +20,15 @@
 //! absolute error is in [0, 1] (times 255 in 8-bit steps). A pixel is *within 2/255*
 //! when each of its R, G and B differences is at most 2/255 (plus a rounding epsilon).
 //!
+//! **Hazards and causes.** The reference marks every pixel whose value depends on
+//! something a GPU may compute differently ([`crate::reference::hazard`]); a comparison
+//! measures the whole image and the well-defined pixels ([`metrics_where`]), judges on
+//! the latter ([`verdict::judge`]), and for a failure finds the first pass whose
+//! well-defined pixels diverge ([`PassDivergence`]) and names a cause
+//! ([`verdict::Cause`]): a pass that two routes of the same translation (glslang's
+//! SPIR-V, naga's GLSL dialect) render differently is the chain's; otherwise, without
+//! an independent render, it is `unexplained`.
+//!
 //! **Invariant:** never panics, never prints, never writes files, and never relaxes a
 //! threshold; the old side never shares the translator's porting rules (it interprets
 //! the Cg IR itself), so a broken rule cannot break both sides alike.
@@ -35,6 +44,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use translator::preset::Preset;
 use translator::translate::{translate, TranslateOptions};
+
+pub mod verdict;
+pub use verdict::{Cause, Status, Verdict};
 
 /// Pass thresholds of a comparison.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -129,12 +141,24 @@ fn channel(v: f32) -> f64 {
 
 /// The metrics of `a` against `b` (symmetric). An empty image compares as identical.
 pub fn metrics(a: &RgbaF32Image, b: &RgbaF32Image) -> Result<Metrics, SizeMismatch> {
+    metrics_where(a, b, &[])
+}
+
+/// The metrics over the pixels whose flag in `excluded` is false (all pixels when
+/// `excluded` is shorter than the image: missing flags count as false). With every
+/// pixel excluded the comparison is empty and compares as identical.
+pub fn metrics_where(a: &RgbaF32Image, b: &RgbaF32Image, excluded: &[bool]) -> Result<Metrics, SizeMismatch> {
     check_sizes(a, b)?;
     let tolerance = 2.0 / 255.0 + 1e-6;
     let mut sum_sq = 0.0f64;
     let mut max = 0.0f64;
     let mut within = 0usize;
-    for (p, q) in a.pixels.iter().zip(&b.pixels) {
+    let mut n = 0usize;
+    for (i, (p, q)) in a.pixels.iter().zip(&b.pixels).enumerate() {
+        if excluded.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        n += 1;
         let mut ok = true;
         for c in 0..3 {
             let d = (channel(p[c]) - channel(q[c])).abs();
@@ -144,7 +168,6 @@ pub fn metrics(a: &RgbaF32Image, b: &RgbaF32Image) -> Result<Metrics, SizeMismat
         }
         within += usize::from(ok);
     }
-    let n = a.pixels.len();
     let (psnr_db, within_2_255_pct) = if n == 0 {
         (f64::INFINITY, 100.0)
     } else {
@@ -212,6 +235,28 @@ pub fn translate_cgp_edited(
     fs: &dyn FileSystem,
     edit: &dyn Fn(&std::path::Path, String) -> String,
 ) -> Result<ChainDesc, Vec<Diagnostic>> {
+    translate_cgp_routed(sources, preset, fs, edit, Route::Glslang)
+}
+
+/// Which front end turns a pass's translation into the naga module the chain renders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// The canonical text compiled by glslang to SPIR-V, as RetroArch does (the naga
+    /// dialect only where naga's SPIR-V front end cannot read glslang's output).
+    Glslang,
+    /// The naga dialect of the same IR, through naga's GLSL front end (no edit applies:
+    /// an edited pass fails on this route).
+    NagaDialect,
+}
+
+/// [`translate_cgp_edited`] through the given [`Route`].
+pub fn translate_cgp_routed(
+    sources: &mut SourceMap,
+    preset: &Preset,
+    fs: &dyn FileSystem,
+    edit: &dyn Fn(&std::path::Path, String) -> String,
+    route: Route,
+) -> Result<ChainDesc, Vec<Diagnostic>> {
     let preset_parameters = translator::migrate::declared_parameters(preset, fs, &mut HashMap::new());
     assemble(preset, &mut |i, p| {
         let context = preset.pass_context(i);
@@ -239,6 +284,11 @@ pub fn translate_cgp_edited(
         // The canonical text, compiled as RetroArch compiles it (glslang to SPIR-V), is
         // what "new" renders: the naga dialect only serves naga's own validation.
         let text = edit(&p.shader_resolved, original.clone());
+        if route == Route::NagaDialect {
+            return naga_dialect_pass(&text, t.naga.as_ref()).filter(|_| text == original).ok_or_else(|| {
+                vec![note(Diagnostic::error(codes::E_CHAIN_SHADER, "naga's GLSL front end rejects the naga dialect"))]
+            });
+        }
         let origin = p.shader_resolved.with_extension("slang");
         compile_slang(&origin, &text, None).or_else(|ds| {
             // naga's SPIR-V front end cannot read everything glslang emits (naga 30: the
@@ -309,6 +359,29 @@ pub fn check_pixel_budget(preset: &Preset, input: Size, viewport: Size) -> Resul
     .with_note("lower the scale factors or --viewport; nothing was rendered"))
 }
 
+/// [`render_new`], with every pass's output of the last frame (pass order).
+pub fn render_new_passes(
+    gpu: Arc<Gpu>,
+    desc: ChainDesc,
+    images: &[InputImage],
+    frames: usize,
+    viewport: Size,
+) -> Result<(RgbaF32Image, Vec<RgbaF32Image>), Vec<Diagnostic>> {
+    let mut chain = FilterChain::new(gpu, desc)?;
+    for f in 0..frames.max(1) {
+        let Some(input) = frame_input(images, f) else {
+            return Err(vec![Diagnostic::error(codes::E_CHAIN_IMAGE, "no input image")]);
+        };
+        chain.render(input, viewport)?;
+    }
+    let out = chain.read_output().map(|p| from_pixels(&p)).map_err(|d| vec![d])?;
+    let passes = (0..chain.pass_count())
+        .map(|n| chain.read_pass(n).map(|p| from_pixels(&p)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|d| vec![d])?;
+    Ok((out, passes))
+}
+
 /// Renders the Cg original of `preset` on the CPU over the same frames and viewport.
 pub fn render_old(
     preset: &Preset,
@@ -317,6 +390,17 @@ pub fn render_old(
     frames: usize,
     viewport: Size,
 ) -> Result<RgbaF32Image, Vec<Diagnostic>> {
+    render_old_detailed(preset, fs, images, frames, viewport).map(|o| o.image)
+}
+
+/// [`render_old`] with the hazard maps and every pass's output of the last frame.
+pub fn render_old_detailed(
+    preset: &Preset,
+    fs: &dyn FileSystem,
+    images: &[InputImage],
+    frames: usize,
+    viewport: Size,
+) -> Result<reference::PresetOutput, Vec<Diagnostic>> {
     let frames = frames.max(1);
     let mut inputs = Vec::with_capacity(images.len());
     for img in images {
@@ -325,7 +409,7 @@ pub fn render_old(
         };
         inputs.push(r);
     }
-    reference::render_preset(&PresetRender {
+    reference::render_preset_detailed(&PresetRender {
         preset,
         fs,
         frames: &inputs,
@@ -336,16 +420,67 @@ pub fn render_old(
     })
 }
 
-/// The outcome of one whole comparison.
-pub struct Comparison {
+/// The share of flagged pixels, in percent (0 for an empty map).
+pub fn hazard_pct(hazard: &[bool]) -> f64 {
+    if hazard.is_empty() {
+        0.0
+    } else {
+        100.0 * hazard.iter().filter(|&&h| h).count() as f64 / hazard.len() as f64
+    }
+}
+
+/// The first pass whose well-defined pixels diverge.
+pub struct PassDivergence {
+    /// 0-based pass index.
+    pub index: usize,
+    /// The pass's Cg file.
+    pub shader: std::path::PathBuf,
+    /// Over the pass's well-defined pixels.
+    pub well_defined: Metrics,
+    /// Over all its pixels.
     pub metrics: Metrics,
+    /// Its hazardous pixels, in percent.
+    pub hazard_pct: f64,
     pub old: RgbaF32Image,
     pub new: RgbaF32Image,
 }
 
+/// The outcome of one whole comparison.
+pub struct Comparison {
+    /// Over the whole image.
+    pub metrics: Metrics,
+    /// Over the pixels without hazard.
+    pub well_defined: Metrics,
+    /// The hazardous pixels of the final image, in percent.
+    pub hazard_pct: f64,
+    /// Status, cause and detail.
+    pub verdict: Verdict,
+    /// For a failure: the first pass that diverges on well-defined pixels.
+    pub divergence: Option<PassDivergence>,
+    pub old: RgbaF32Image,
+    pub new: RgbaF32Image,
+    /// One flag per pixel of the final image.
+    pub hazard: Vec<bool>,
+}
+
+/// A comparison that could not be made: which side, why, and the diagnostics.
+#[derive(Debug)]
+pub struct CompareError {
+    pub cause: Cause,
+    /// The first diagnostic, on one line.
+    pub detail: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+fn failed(step: verdict::Step, diagnostics: Vec<Diagnostic>) -> CompareError {
+    let (cause, detail) = verdict::cause_of_error(step, &diagnostics);
+    CompareError { cause, detail, diagnostics }
+}
+
 /// Loads the `.cgp` at `path`, translates it with `edit` applied (see
 /// [`translate_cgp_edited`]; the identity for a plain comparison), renders the new side
-/// on `gpu` and the old side on the CPU, and measures. Diagnostics point into `sources`.
+/// on `gpu` and the old side on the CPU, measures, judges against `thresholds` and,
+/// for a failure, localises and classifies it. Diagnostics point into `sources`.
 /// `gpu_lock` serialises the GPU side when comparisons run on several threads.
 #[allow(clippy::too_many_arguments)]
 pub fn compare_cgp(
@@ -356,21 +491,130 @@ pub fn compare_cgp(
     images: &[InputImage],
     frames: usize,
     viewport: Size,
+    thresholds: &Thresholds,
     edit: &dyn Fn(&std::path::Path, String) -> String,
-) -> Result<Comparison, Vec<Diagnostic>> {
+) -> Result<Comparison, CompareError> {
+    use verdict::Step;
     let (preset, diags) = translator::preset::load_cgp(sources, path, fs);
     let Some(preset) = preset else {
-        return Err(diags.into_iter().filter(Diagnostic::is_error).collect());
+        return Err(failed(Step::Load, diags.into_iter().filter(Diagnostic::is_error).collect()));
     };
     let input = images.first().map_or(Size::new(1, 1), |i| i.size);
-    check_pixel_budget(&preset, input, viewport).map_err(|d| vec![d])?;
-    let desc = translate_cgp_edited(sources, &preset, fs, edit)?;
-    let new = {
+    check_pixel_budget(&preset, input, viewport).map_err(|d| failed(Step::Load, vec![d]))?;
+    let desc = translate_cgp_edited(sources, &preset, fs, edit).map_err(|d| failed(Step::Translate, d))?;
+    let (new, new_passes) = {
         let _serial = gpu.1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        render_new(gpu.0.clone(), desc, images, frames, viewport)?
+        render_new_passes(gpu.0.clone(), desc, images, frames, viewport).map_err(|d| failed(Step::RenderNew, d))?
     };
-    let old = render_old(&preset, fs, images, frames, viewport)?;
-    let metrics = metrics(&old, &new)
-        .map_err(|e| vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))])?;
-    Ok(Comparison { metrics, old, new })
+    let old = render_old_detailed(&preset, fs, images, frames, viewport).map_err(|d| failed(Step::RenderOld, d))?;
+    let size_error = |e: SizeMismatch| {
+        failed(Step::RenderNew, vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))])
+    };
+    let metrics = metrics(&old.image, &new).map_err(size_error)?;
+    let well_defined = metrics_where(&old.image, &new, &old.hazard).map_err(size_error)?;
+    let hazard_pct = hazard_pct(&old.hazard);
+    let mut verdict = verdict::judge(&metrics, &well_defined, hazard_pct, thresholds);
+    let mut divergence = None;
+    if verdict.status == Status::Fail && verdict.cause.is_none() {
+        let job = Job { preset: &preset, fs, gpu, images, frames, viewport, thresholds, edit };
+        let (d, cause, detail) = explain_failure(sources, &job, &well_defined, &old.passes, &new_passes);
+        divergence = d;
+        verdict.cause = Some(cause);
+        verdict.detail = Some(detail);
+    }
+    Ok(Comparison { metrics, well_defined, hazard_pct, verdict, divergence, old: old.image, new, hazard: old.hazard })
+}
+
+/// What a comparison renders, for [`explain_failure`].
+pub struct Job<'a> {
+    pub preset: &'a Preset,
+    pub fs: &'a dyn FileSystem,
+    pub gpu: (&'a Arc<Gpu>, &'a std::sync::Mutex<()>),
+    pub images: &'a [InputImage],
+    pub frames: usize,
+    pub viewport: Size,
+    pub thresholds: &'a Thresholds,
+    pub edit: &'a dyn Fn(&std::path::Path, String) -> String,
+}
+
+/// Localises and classifies a failing comparison: the first pass whose well-defined
+/// pixels diverge (given both sides' pass outputs of the last frame), rendered again
+/// through the naga-dialect route to tell the chain from the rest.
+pub fn explain_failure(
+    sources: &mut SourceMap,
+    job: &Job,
+    well_defined: &Metrics,
+    old_passes: &[reference::PassOutput],
+    new_passes: &[RgbaF32Image],
+) -> (Option<PassDivergence>, Cause, String) {
+    let divergence = first_divergence(job.preset, old_passes, new_passes, job.thresholds);
+    let (cause, detail) = match &divergence {
+        None => (
+            Cause::Unexplained,
+            format!("no pass diverges on its well-defined pixels, the final image does ({})", short(well_defined)),
+        ),
+        Some(d) => {
+            let naga = {
+                let _serial = job.gpu.1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                translate_cgp_routed(sources, job.preset, job.fs, job.edit, Route::NagaDialect)
+                    .and_then(|desc| render_new_passes(job.gpu.0.clone(), desc, job.images, job.frames, job.viewport))
+            };
+            classify_divergence(d, naga.ok().as_ref().and_then(|(_, p)| p.get(d.index)), old_passes, job.thresholds)
+        }
+    };
+    (divergence, cause, detail)
+}
+
+/// PSNR and share within 2/255, for one-line details.
+fn short(m: &Metrics) -> String {
+    let psnr = m.psnr_finite().map_or_else(|| "identical".to_owned(), |p| format!("{p:.1} dB"));
+    format!("{psnr}, {:.2}% within 2/255", m.within_2_255_pct)
+}
+
+/// The first pass (of the last frame) whose well-defined pixels miss the thresholds.
+fn first_divergence(
+    preset: &Preset,
+    old: &[reference::PassOutput],
+    new: &[RgbaF32Image],
+    t: &Thresholds,
+) -> Option<PassDivergence> {
+    for (index, (o, n)) in old.iter().zip(new).enumerate() {
+        let Ok(well_defined) = metrics_where(&o.image, n, &o.hazard) else { continue };
+        if well_defined.passes(t) {
+            continue;
+        }
+        let Ok(metrics) = metrics(&o.image, n) else { continue };
+        let shader = preset.passes.get(index).map(|p| p.shader_resolved.clone()).unwrap_or_default();
+        return Some(PassDivergence {
+            index,
+            shader,
+            well_defined,
+            metrics,
+            hazard_pct: hazard_pct(&o.hazard),
+            old: o.image.clone(),
+            new: n.clone(),
+        });
+    }
+    None
+}
+
+/// The cause of a divergent pass: the chain when the naga-dialect route renders the
+/// pass differently from glslang's route (same translation, two front ends), else
+/// unexplained (no independent render to tell the translation from the reference).
+fn classify_divergence(
+    d: &PassDivergence,
+    naga_route: Option<&RgbaF32Image>,
+    old: &[reference::PassOutput],
+    t: &Thresholds,
+) -> (Cause, String) {
+    let name = d.shader.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let at = format!("pass {} ({name}) diverges on well-defined pixels ({})", d.index, short(&d.well_defined));
+    let hazard = old.get(d.index).map_or(&[][..], |o| &o.hazard[..]);
+    match naga_route.map(|n| metrics_where(&d.new, n, hazard)) {
+        Some(Ok(m)) if !m.passes(t) => {
+            (Cause::Chain, format!("{at}; glslang's SPIR-V and naga's GLSL front end render it apart ({})", short(&m)))
+        }
+        Some(Ok(_)) => (Cause::Unexplained, format!("{at}; both GPU routes agree")),
+        _ => (Cause::Unexplained, format!("{at}; no second GPU route to compare")),
+    }
 }

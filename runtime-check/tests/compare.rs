@@ -101,6 +101,7 @@ fn compare_preset(name: &str, images: &[&str], frames: usize, viewport: Size) ->
         &inputs,
         frames,
         viewport,
+        &Thresholds::default(),
         &|_, t| t,
     )
     .unwrap_or_else(|d| panic!("{name}: {d:#?}"));

@@ -1,9 +1,10 @@
 //! Old versus new for the whole corpus: every `.cgp` under `corpus/retroarch/` is
 //! rendered by the CPU reference (the Cg original) and by the GPU chain on the
 //! software adapter (lavapipe, so the numbers do not depend on the machine's GPU), and
-//! must pass the default thresholds. The metrics are snapshotted
-//! (`snapshots/compare/`), so a change that moves any preset's numbers shows in review.
-//! Adding a preset adds its line.
+//! must pass the default thresholds on its well-defined pixels. The status, the cause
+//! of any non-pass, the whole-image and well-defined metrics and the hazard share are
+//! snapshotted (`snapshots/compare/`), so a change that moves any preset's numbers or
+//! verdict shows in review. Adding a preset adds its line.
 //!
 //! Then the mutation tests: each breaks one porting rule in the translated text the
 //! way a wrong port would (mul operand order, PASS# numbering, fmod as GLSL mod, a
@@ -19,7 +20,7 @@
 
 use grammar::{RealFs, SourceMap};
 use runtime_check::chain::{image_io, AdapterChoice, Gpu, InputImage};
-use runtime_check::compare::{self, Metrics, Thresholds};
+use runtime_check::compare::{self, Cause, Comparison, Metrics, Status, Thresholds};
 use runtime_check::plan::Size;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -49,12 +50,12 @@ fn inputs() -> Vec<InputImage> {
 }
 
 /// Old versus new for one preset, with `edit` applied to each pass's translation.
-fn compare_edited(path: &Path, edit: &dyn Fn(&Path, String) -> String) -> Result<Metrics, String> {
+fn compare_edited(path: &Path, edit: &dyn Fn(&Path, String) -> String) -> Result<Comparison, String> {
     static LOCK: Mutex<()> = Mutex::new(());
     let mut sources = SourceMap::new();
-    compare::compare_cgp(&mut sources, path, &RealFs, (&gpu(), &LOCK), &inputs(), FRAMES, VIEWPORT, edit)
-        .map(|c| c.metrics)
-        .map_err(|d| format!("{:?}", d.iter().map(|d| &d.message).collect::<Vec<_>>()))
+    let t = Thresholds::default();
+    compare::compare_cgp(&mut sources, path, &RealFs, (&gpu(), &LOCK), &inputs(), FRAMES, VIEWPORT, &t, edit)
+        .map_err(|e| format!("{} {:?}", e.cause.as_str(), e.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()))
 }
 
 fn presets() -> Vec<PathBuf> {
@@ -68,13 +69,18 @@ fn presets() -> Vec<PathBuf> {
 }
 
 /// A snapshot line: numbers rounded so that only a real change moves them.
-fn line(name: &str, m: &Metrics, t: &Thresholds) -> String {
-    let psnr = m.psnr_finite().map_or("identical".to_string(), |p| format!("{p:.0} dB"));
+fn line(name: &str, c: &Comparison) -> String {
+    let m = &c.metrics;
+    let psnr = |m: &Metrics| m.psnr_finite().map_or("identical".to_string(), |p| format!("{p:.0} dB"));
+    let cause = c.verdict.cause.map_or(String::new(), |k| format!(" cause {}", k.as_str()));
     format!(
-        "{name:<22} {} psnr {psnr:<9} max {:>3.0}/255  within 2/255 {:.1}%",
-        if m.passes(t) { "PASS" } else { "FAIL" },
+        "{name:<22} {} psnr {:<9} max {:>3.0}/255  within 2/255 {:.1}%  hazard {:.1}%  well-defined psnr {}{cause}",
+        c.verdict.status.as_str(),
+        psnr(m),
         m.max_abs_error_255(),
-        m.within_2_255_pct
+        m.within_2_255_pct,
+        c.hazard_pct,
+        psnr(&c.well_defined),
     )
 }
 
@@ -86,10 +92,10 @@ fn every_corpus_preset_matches_its_original() {
     for path in presets() {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         match compare_edited(&path, &|_, text| text) {
-            Ok(m) => {
-                let _ = writeln!(table, "{}", line(&name, &m, &t));
-                if !m.passes(&t) {
-                    failures.push(format!("{name}: {}", m.verdict(&t)));
+            Ok(c) => {
+                let _ = writeln!(table, "{}", line(&name, &c));
+                if c.verdict.status == Status::Fail {
+                    failures.push(format!("{name}: {} {:?}", c.well_defined.verdict(&t), c.verdict.detail));
                 }
             }
             Err(e) => {
@@ -108,7 +114,7 @@ fn every_corpus_preset_matches_its_original() {
 
 /// Applies `from -> to` to the translation of `shader` only, asserting it changed
 /// something (so a mutation cannot silently stop applying).
-fn mutate(preset: &str, shader: &str, rewrite: &dyn Fn(&str) -> String) -> Metrics {
+fn mutate(preset: &str, shader: &str, rewrite: &dyn Fn(&str) -> String) -> Comparison {
     let applied = std::sync::atomic::AtomicBool::new(false);
     let edit = |path: &Path, text: String| {
         if path.file_name().is_some_and(|n| n == shader) {
@@ -126,17 +132,23 @@ fn mutate(preset: &str, shader: &str, rewrite: &dyn Fn(&str) -> String) -> Metri
     m
 }
 
-fn assert_caught(preset: &str, m: &Metrics) {
+/// The broken rule fails the comparison on well-defined pixels, and the failure is
+/// localised to the mutated shader's pass (an edited pass has no naga-dialect route, so
+/// the cause stays `unexplained`).
+fn assert_caught(preset: &str, shader: &str, c: &Comparison) {
     let t = Thresholds::default();
-    eprintln!("{preset} with the rule broken: {}", m.verdict(&t));
-    assert!(!m.passes(&t), "{preset}: the broken rule went unnoticed: {}", m.verdict(&t));
+    eprintln!("{preset} with the rule broken: {} {:?}", c.well_defined.verdict(&t), c.verdict.detail);
+    assert_eq!(c.verdict.status, Status::Fail, "{preset}: the broken rule went unnoticed: {}", c.metrics.verdict(&t));
+    assert_eq!(c.verdict.cause, Some(Cause::Unexplained), "{preset}: {:?}", c.verdict.detail);
+    let pass = c.divergence.as_ref().unwrap_or_else(|| panic!("{preset}: no divergent pass found"));
+    assert!(pass.shader.ends_with(shader), "{preset}: the divergence is localised to {}", pass.shader.display());
 }
 
 #[test]
 fn swapping_mul_operands_is_caught() {
     // mul(v, M) is v * M in GLSL; the porting guide's M * v transposes the matrix.
     let m = mutate("ntsc.cgp", "ntsc_decode.cg", &|t| t.replace("yiq2rgb * yiq", "yiq * yiq2rgb"));
-    assert_caught("ntsc.cgp", &m);
+    assert_caught("ntsc.cgp", "ntsc_decode.cg", &m);
 }
 
 #[test]
@@ -149,7 +161,7 @@ fn off_by_one_pass_numbering_is_caught() {
             .replace("PassOutputSize0", "PassOutputSize1")
             .replace("PassOutput0", "PassOutput1")
     });
-    assert_caught("passprev.cgp", &m);
+    assert_caught("passprev.cgp", "pass_reader.cg", &m);
 }
 
 #[test]
@@ -158,7 +170,7 @@ fn fmod_as_glsl_mod_is_caught() {
     let m = mutate("language-tour-b.cgp", "fmod_negative.cg", &|t| {
         t.replace("float r = cg_fmod(", "float r = mod(").replace("vec2 rv = cg_fmod(", "vec2 rv = mod(")
     });
-    assert_caught("language-tour-b.cgp", &m);
+    assert_caught("language-tour-b.cgp", "fmod_negative.cg", &m);
 }
 
 #[test]
@@ -170,5 +182,5 @@ fn a_dropped_float_to_int_conversion_is_caught() {
             "float band = dot(res, vec3(0.299, 0.587, 0.114)) * 4.0;",
         )
     });
-    assert_caught("language-tour-b.cgp", &m);
+    assert_caught("language-tour-b.cgp", "implicit_casts.cg", &m);
 }

@@ -8,11 +8,17 @@
 //!
 //! Frame `f` reads image `f % count` (the images repeat); `--frames` defaults to one per
 //! image and the viewport to the first image's size. DIR receives `old.png`, `new.png`,
-//! `diff.png` (differences amplified, see `runtime_check::compare::heatmap`) and
-//! `metrics.json`; every file is written atomically and none over an existing file
-//! without `--force` (checked before rendering). Prints a one-line verdict. Exit 0 when
-//! both thresholds are met (defaults 40 dB and 99.5 %), 1 below them or when the
-//! preset or its translation has errors, 2 on usage, I/O or GPU-availability errors.
+//! `diff.png` (differences amplified, see `runtime_check::compare::heatmap`),
+//! `hazard.png` (the reference's hazardous pixels in white, see
+//! `runtime_check::reference::hazard`) and `metrics.json` (whole-image and
+//! well-defined metrics, the hazard share, status, cause, the first divergent pass);
+//! for a failure whose first divergent pass is found, also `pass-old.png`,
+//! `pass-new.png` and `pass-diff.png` of that pass. Every file is written atomically
+//! and none over an existing file without `--force` (checked before rendering). Prints
+//! a one-line verdict. The verdict is taken on the well-defined pixels. Exit 0 when
+//! both thresholds are met there (defaults 40 dB and 99.5 %), also for
+//! `pass-hazardous`; 1 below them or when the preset or its translation has errors; 2
+//! on usage, I/O or GPU-availability errors.
 
 use super::output::{first_existing, write_atomic};
 use super::render::{gpu, load_images, parse_size};
@@ -21,7 +27,7 @@ use clap::Args;
 use grammar::{RealFs, SourceMap};
 use runtime_check::chain::image_io;
 use runtime_check::codes;
-use runtime_check::compare::{self, Thresholds};
+use runtime_check::compare::{self, Cause, Status, Thresholds};
 use runtime_check::plan::Size;
 use runtime_check::reference::RgbaF32Image;
 use serde::Serialize;
@@ -78,7 +84,8 @@ fn parse_percent(s: &str) -> Result<f64, String> {
     }
 }
 
-const FILES: [&str; 4] = ["old.png", "new.png", "diff.png", "metrics.json"];
+const FILES: [&str; 8] =
+    ["old.png", "new.png", "diff.png", "hazard.png", "metrics.json", "pass-old.png", "pass-new.png", "pass-diff.png"];
 
 #[derive(Serialize)]
 struct JsonThresholds {
@@ -97,10 +104,61 @@ struct JsonMetrics<'a> {
     within_2_255: f64,
     pixels: usize,
     thresholds: JsonThresholds,
+    /// The verdict (on the well-defined pixels) met the thresholds.
     passed: bool,
+    status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cause: Option<Cause>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cause_detail: Option<String>,
+    /// The same metrics over the pixels without hazard.
+    well_defined: JsonWellDefined,
+    /// The share of hazardous pixels, in percent.
+    hazard_pct: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    divergent_pass: Option<JsonPass>,
     frames: u64,
     viewport: [u32; 2],
     adapter: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonWellDefined {
+    psnr: Option<f64>,
+    max_abs_error_255: f64,
+    within_2_255: f64,
+    pixels: usize,
+}
+
+impl JsonWellDefined {
+    fn of(m: &compare::Metrics) -> JsonWellDefined {
+        JsonWellDefined {
+            psnr: m.psnr_finite(),
+            max_abs_error_255: m.max_abs_error_255(),
+            within_2_255: m.within_2_255_pct,
+            pixels: m.pixels,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct JsonPass {
+    index: usize,
+    shader: String,
+    well_defined: JsonWellDefined,
+    hazard_pct: f64,
+}
+
+/// The hazard map as an image: hazardous pixels white, the others black.
+fn hazard_image(width: u32, height: u32, hazard: &[bool]) -> RgbaF32Image {
+    RgbaF32Image::from_fn(width, height, |x, y| {
+        let h = hazard.get(y as usize * width as usize + x as usize).copied().unwrap_or(false);
+        if h {
+            [1.0; 4]
+        } else {
+            [0.0, 0.0, 0.0, 1.0]
+        }
+    })
 }
 
 fn png(image: &RgbaF32Image) -> Result<Vec<u8>, grammar::Diagnostic> {
@@ -141,7 +199,7 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
     };
     let Some(gpu) = gpu(&sources, reporter) else { return Exit::Failure };
     let adapter = gpu.describe();
-    let new = match compare::render_new(gpu, desc, &images, frames as usize, viewport) {
+    let (new, new_passes) = match compare::render_new_passes(gpu.clone(), desc, &images, frames as usize, viewport) {
         Ok(i) => i,
         Err(d) => {
             let code = if d.iter().any(|x| x.code == codes::E_CHAIN_GPU) { Exit::Failure } else { Exit::Errors };
@@ -149,22 +207,49 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
             return code;
         }
     };
-    let old = match compare::render_old(&preset, &RealFs, &images, frames as usize, viewport) {
+    let old_render = match compare::render_old_detailed(&preset, &RealFs, &images, frames as usize, viewport) {
         Ok(i) => i,
         Err(d) => {
             reporter.diagnostics(&sources, &d);
             return Exit::Errors;
         }
     };
-    let (metrics, diff) = match (compare::metrics(&old, &new), compare::heatmap(&old, &new)) {
-        (Ok(m), Ok(h)) => (m, h),
-        (Err(e), _) | (_, Err(e)) => {
+    let old = &old_render.image;
+    let measured = (
+        compare::metrics(old, &new),
+        compare::metrics_where(old, &new, &old_render.hazard),
+        compare::heatmap(old, &new),
+    );
+    let (metrics, well_defined, diff) = match measured {
+        (Ok(m), Ok(w), Ok(h)) => (m, w, h),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
             reporter.error(&format!("cannot compare: {e}"));
             return Exit::Errors;
         }
     };
     let thresholds = Thresholds { psnr_db: args.psnr, within_pct: args.within };
-    let passed = metrics.passes(&thresholds);
+    let hazard_pct = compare::hazard_pct(&old_render.hazard);
+    let mut verdict = compare::verdict::judge(&metrics, &well_defined, hazard_pct, &thresholds);
+    let mut divergence = None;
+    if verdict.status == Status::Fail && verdict.cause.is_none() {
+        let lock = std::sync::Mutex::new(());
+        let job = compare::Job {
+            preset: &preset,
+            fs: &RealFs,
+            gpu: (&gpu, &lock),
+            images: &images,
+            frames: frames as usize,
+            viewport,
+            thresholds: &thresholds,
+            edit: &|_, text| text,
+        };
+        let (d, cause, detail) =
+            compare::explain_failure(&mut sources, &job, &well_defined, &old_render.passes, &new_passes);
+        divergence = d;
+        verdict.cause = Some(cause);
+        verdict.detail = Some(detail);
+    }
+    let passed = verdict.status != Status::Fail;
     let json = JsonMetrics {
         preset: args.preset.display().to_string(),
         psnr: metrics.psnr_finite(),
@@ -174,6 +259,17 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
         pixels: metrics.pixels,
         thresholds: JsonThresholds { psnr: thresholds.psnr_db, within_2_255: thresholds.within_pct },
         passed,
+        status: verdict.status,
+        cause: verdict.cause,
+        cause_detail: verdict.detail.clone(),
+        well_defined: JsonWellDefined::of(&well_defined),
+        hazard_pct,
+        divergent_pass: divergence.as_ref().map(|d| JsonPass {
+            index: d.index,
+            shader: d.shader.display().to_string(),
+            well_defined: JsonWellDefined::of(&d.well_defined),
+            hazard_pct: d.hazard_pct,
+        }),
         frames,
         viewport: [viewport.width, viewport.height],
         adapter: &adapter,
@@ -185,8 +281,18 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     };
+    let hazard = hazard_image(old.width, old.height, &old_render.hazard);
+    let mut images_out: Vec<(&str, RgbaF32Image)> =
+        vec![("old.png", old.clone()), ("new.png", new.clone()), ("diff.png", diff), ("hazard.png", hazard)];
+    if let Some(d) = &divergence {
+        if let Ok(h) = compare::heatmap(&d.old, &d.new) {
+            images_out.push(("pass-old.png", d.old.clone()));
+            images_out.push(("pass-new.png", d.new.clone()));
+            images_out.push(("pass-diff.png", h));
+        }
+    }
     let mut outputs: Vec<(&str, Vec<u8>)> = Vec::new();
-    for (name, image) in [("old.png", &old), ("new.png", &new), ("diff.png", &diff)] {
+    for (name, image) in &images_out {
         match png(image) {
             Ok(bytes) => outputs.push((name, bytes)),
             Err(d) => {
@@ -203,7 +309,17 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     }
-    let line = format!("{}: {}\n", args.preset.display(), metrics.verdict(&thresholds));
+    let mut line = format!(
+        "{}: {} on well-defined pixels ({:.2}% hazardous); whole image {}",
+        args.preset.display(),
+        verdict.status.as_str(),
+        hazard_pct,
+        metrics.verdict(&thresholds)
+    );
+    if let (Some(c), Some(d)) = (verdict.cause, &verdict.detail) {
+        line.push_str(&format!("\n  cause: {} ({d})", c.as_str()));
+    }
+    line.push('\n');
     if write_stdout(&line).is_err() {
         return Exit::Failure;
     }

@@ -15,6 +15,7 @@ use super::output::{clean_debris, first_existing, write_atomic, WriteError};
 use super::{Exit, Reporter};
 use clap::Args;
 use grammar::{RealFs, Severity};
+use runtime_check::compare::Status as CompareStatus;
 use serde::Serialize;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -108,8 +109,12 @@ struct JsonPreset {
 struct JsonCompareSummary {
     compared: usize,
     passed: usize,
+    /// Passed on well-defined pixels with more than 5 % of the image hazardous.
+    passed_hazardous: usize,
     failed: usize,
     errors: usize,
+    /// Non-pass (and hazard-only pass) entries by cause.
+    causes: std::collections::BTreeMap<&'static str, usize>,
     frames: u64,
     viewport: [u32; 2],
     psnr_threshold: f64,
@@ -289,12 +294,20 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
         }
     }
     let compare_summary = compare_setup.as_ref().map(|setup| {
-        let count = |status: &str| comparisons.iter().flatten().filter(|c| c.status == status).count();
+        let count = |status: CompareStatus| comparisons.iter().flatten().filter(|c| c.status == status).count();
+        let mut causes = std::collections::BTreeMap::new();
+        for c in comparisons.iter().flatten().filter(|c| c.status != CompareStatus::Pass) {
+            if let Some(cause) = c.cause {
+                *causes.entry(cause.as_str()).or_insert(0) += 1;
+            }
+        }
         JsonCompareSummary {
             compared: compared.len(),
-            passed: count("pass"),
-            failed: count("fail"),
-            errors: count("error"),
+            passed: count(CompareStatus::Pass),
+            passed_hazardous: count(CompareStatus::PassHazardous),
+            failed: count(CompareStatus::Fail),
+            errors: count(CompareStatus::Error),
+            causes,
             frames: args.compare_frames,
             viewport: [setup.viewport.width, setup.viewport.height],
             psnr_threshold: setup.thresholds.psnr_db,
@@ -458,12 +471,18 @@ fn print_summary(r: &JsonReport, plan: &Plan) {
     }
     if let Some(c) = &s.comparison {
         out.push_str(&format!(
-            "old/new comparison: {} presets, {} pass, {} below the thresholds, {} could not be compared ({:.1}s)\n",
-            c.compared, c.passed, c.failed, c.errors, c.seconds
+            "old/new comparison: {} presets, {} pass, {} pass with over 5% hazardous pixels, {} below the thresholds, {} could not be compared ({:.1}s)\n",
+            c.compared, c.passed, c.passed_hazardous, c.failed, c.errors, c.seconds
         ));
-        for p in r.presets.iter().filter(|p| p.comparison.as_ref().is_some_and(|c| c.status != "pass")).take(10) {
+        if !c.causes.is_empty() {
+            let causes: Vec<String> = c.causes.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            out.push_str(&format!("  causes: {}\n", causes.join(", ")));
+        }
+        for p in
+            r.presets.iter().filter(|p| p.comparison.as_ref().is_some_and(|c| c.status != CompareStatus::Pass)).take(10)
+        {
             if let Some(c) = &p.comparison {
-                let why = match (&c.error, c.psnr, c.within_2_255) {
+                let why = match (&c.cause_detail, c.psnr, c.within_2_255) {
                     (Some(e), _, _) => e.clone(),
                     (None, psnr, within) => format!(
                         "PSNR {} dB, {:.3}% within 2/255",
@@ -471,7 +490,8 @@ fn print_summary(r: &JsonReport, plan: &Plan) {
                         within.unwrap_or(0.0)
                     ),
                 };
-                out.push_str(&format!("  {}: {} ({why})\n", p.source, c.status));
+                let cause = c.cause.map_or("", |c| c.as_str());
+                out.push_str(&format!("  {}: {} {cause} ({why})\n", p.source, c.status.as_str()));
             }
         }
     }

@@ -6,13 +6,13 @@
 //! the headless chain. Reference renders run in parallel (rayon); the GPU side is
 //! serialised on one device. A preset that cannot be compared (the reference does not
 //! support something, the GPU refuses a pass) is an `error` entry with the first
-//! diagnostic's message, never a panic, and does not stop the others.
+//! diagnostic's message and its cause, never a panic, and does not stop the others.
 //!
 //! Never writes files: the caller puts [`PresetComparison`]s in the report.
 
 use rayon::prelude::*;
 use runtime_check::chain::{Gpu, InputImage};
-use runtime_check::compare::{self, Thresholds};
+use runtime_check::compare::{self, Cause, Status, Thresholds};
 use runtime_check::plan::Size;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -30,12 +30,27 @@ pub struct CompareSetup {
 /// One preset's comparison, as the report shows it.
 #[derive(Clone, Debug, Serialize)]
 pub struct PresetComparison {
-    /// `pass`, `fail` (below a threshold) or `error` (could not be compared).
-    pub status: &'static str,
-    /// `null` when identical (infinite PSNR) or not compared.
+    /// `pass`, `pass-hazardous` (passes on well-defined pixels, but more than 5 % of
+    /// the image is hazardous), `fail` (below a threshold) or `error` (not compared).
+    pub status: Status,
+    /// For every non-pass (and a pass where only hazardous pixels differ): `hazard`,
+    /// `translation`, `chain`, `reference`, `runtime-difference` or `unexplained`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
+    /// One line on the cause.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause_detail: Option<String>,
+    /// Over the whole image; `null` when identical (infinite PSNR) or not compared.
     pub psnr: Option<f64>,
     pub max_abs_error_255: Option<f64>,
     pub within_2_255: Option<f64>,
+    /// The same over the pixels without hazard.
+    pub well_defined: Option<WellDefined>,
+    /// The share of hazardous pixels, in percent.
+    pub hazard_pct: Option<f64>,
+    /// For a failure: the first pass whose well-defined pixels diverge.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub divergent_pass: Option<DivergentPass>,
     /// Why it could not be compared.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -65,6 +80,72 @@ impl CompareSetup {
 /// before they are dropped: `review` writes them beside its pages.
 pub type KeepImages<'a> = &'a (dyn Fn(usize, &compare::Comparison) + Sync);
 
+/// Metrics over the well-defined pixels.
+#[derive(Clone, Debug, Serialize)]
+pub struct WellDefined {
+    pub psnr: Option<f64>,
+    pub max_abs_error_255: f64,
+    pub within_2_255: f64,
+}
+
+impl WellDefined {
+    pub fn of(m: &compare::Metrics) -> WellDefined {
+        WellDefined {
+            psnr: m.psnr_finite(),
+            max_abs_error_255: m.max_abs_error_255(),
+            within_2_255: m.within_2_255_pct,
+        }
+    }
+}
+
+/// The first divergent pass.
+#[derive(Clone, Debug, Serialize)]
+pub struct DivergentPass {
+    pub index: usize,
+    pub shader: String,
+    pub well_defined: WellDefined,
+    pub hazard_pct: f64,
+}
+
+impl PresetComparison {
+    /// The report entry of a comparison.
+    pub fn of(c: &compare::Comparison) -> PresetComparison {
+        PresetComparison {
+            status: c.verdict.status,
+            cause: c.verdict.cause,
+            cause_detail: c.verdict.detail.clone(),
+            psnr: c.metrics.psnr_finite(),
+            max_abs_error_255: Some(c.metrics.max_abs_error_255()),
+            within_2_255: Some(c.metrics.within_2_255_pct),
+            well_defined: Some(WellDefined::of(&c.well_defined)),
+            hazard_pct: Some(c.hazard_pct),
+            divergent_pass: c.divergence.as_ref().map(|d| DivergentPass {
+                index: d.index,
+                shader: d.shader.display().to_string(),
+                well_defined: WellDefined::of(&d.well_defined),
+                hazard_pct: d.hazard_pct,
+            }),
+            error: None,
+        }
+    }
+
+    /// The report entry of a comparison that could not be made.
+    pub fn error(e: &compare::CompareError) -> PresetComparison {
+        PresetComparison {
+            status: Status::Error,
+            cause: Some(e.cause),
+            cause_detail: Some(e.detail.clone()),
+            psnr: None,
+            max_abs_error_255: None,
+            within_2_255: None,
+            well_defined: None,
+            hazard_pct: None,
+            divergent_pass: None,
+            error: Some(e.detail.clone()),
+        }
+    }
+}
+
 /// Compares every preset in `presets` (in order; the result has one entry each).
 pub fn compare_all(
     presets: &[PathBuf],
@@ -86,6 +167,7 @@ pub fn compare_all(
                 &setup.images,
                 setup.frames,
                 setup.viewport,
+                &setup.thresholds,
                 &|_, text| text,
             );
             progress();
@@ -93,25 +175,8 @@ pub fn compare_all(
                 keep(i, c);
             }
             match outcome {
-                Ok(c) => PresetComparison {
-                    status: if c.metrics.passes(&setup.thresholds) { "pass" } else { "fail" },
-                    psnr: c.metrics.psnr_finite(),
-                    max_abs_error_255: Some(c.metrics.max_abs_error_255()),
-                    within_2_255: Some(c.metrics.within_2_255_pct),
-                    error: None,
-                },
-                Err(d) => {
-                    PresetComparison {
-                        status: "error",
-                        psnr: None,
-                        max_abs_error_255: None,
-                        within_2_255: None,
-                        error: Some(d.first().map_or_else(
-                            || "could not be compared".to_owned(),
-                            |d| format!("{}: {}", d.code, d.message),
-                        )),
-                    }
-                }
+                Ok(c) => PresetComparison::of(&c),
+                Err(e) => PresetComparison::error(&e),
             }
         })
         .collect()

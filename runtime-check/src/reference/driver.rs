@@ -11,6 +11,11 @@
 //! The plan's storage formats and sampler states are used as they are (the slang
 //! runtime's choices, so that old and new are compared under the same chain state).
 //!
+//! Hazards ([`super::hazard`]): every pass output keeps its pixels' hazard map (through
+//! its mip levels, as feedback to the next frame, and into the stock stretch pass), so
+//! a pass that reads a hazardous texel inherits it; [`render_preset_detailed`] returns
+//! the final map and every pass's output and map of the last frame.
+//!
 //! Reads `.cg` files through the given file system and LUT PNGs from disk (unless the
 //! caller passes them); never panics; failures are diagnostics.
 
@@ -99,9 +104,33 @@ fn reads(prog: &PassProgram, feedback_pass: Option<usize>, n: usize) -> Vec<Reso
     out
 }
 
+/// One pass's output of the last frame.
+pub struct PassOutput {
+    /// The render target after its storage format (level 0).
+    pub image: RgbaF32Image,
+    /// One flag per pixel: hazardous (see [`super::hazard`]).
+    pub hazard: Vec<bool>,
+}
+
+/// A whole preset's render: the viewport image, its hazard map, and every pass of the
+/// last frame.
+pub struct PresetOutput {
+    /// The last frame at viewport size (8-bit quantised, as the swapchain stores it).
+    pub image: RgbaF32Image,
+    /// One flag per pixel of `image`.
+    pub hazard: Vec<bool>,
+    /// Each pass's output of the last frame, in pass order.
+    pub passes: Vec<PassOutput>,
+}
+
 /// Renders `job.frame_count` frames of the preset; returns the last frame's output at
 /// viewport size (8-bit quantised, as the swapchain stores it).
 pub fn render_preset(job: &PresetRender) -> Result<RgbaF32Image, Vec<Diagnostic>> {
+    render_preset_detailed(job).map(|o| o.image)
+}
+
+/// [`render_preset`] with the hazard maps and the pass outputs of the last frame.
+pub fn render_preset_detailed(job: &PresetRender) -> Result<PresetOutput, Vec<Diagnostic>> {
     let preset = job.preset;
     if job.frames.is_empty() || job.frame_count == 0 {
         return Err(err("no input frame to render"));
@@ -221,13 +250,16 @@ pub fn render_preset(job: &PresetRender) -> Result<RgbaF32Image, Vec<Diagnostic>
                 mvp: RETROARCH_MVP,
                 flipped: pp.target == Target::Viewport,
             };
-            let mut image = render_pass(&programs[i], &inputs)?.image;
+            let rendered = render_pass(&programs[i], &inputs)?;
+            let mut image = rendered.image;
             let fmt = storage(pp.format);
             image.store_as(fmt);
             let chain_img = if pp.mipmapped { MipChain::generate(image, fmt) } else { MipChain::single(image) };
-            outputs.push(Arc::new(chain_img));
+            outputs.push(Arc::new(chain_img.with_hazard(rendered.hazard)));
         }
         let mut result = outputs.last().and_then(|o| o.base().cloned()).ok_or_else(|| err("the chain has no pass"))?;
+        let last_pass = outputs.last();
+        let mut result_hazard = last_pass.map(|o| level0_hazard(o)).unwrap_or_default();
         if let Some(st) = &chain.stretch {
             let src = outputs.last().cloned().ok_or_else(|| err("the chain has no pass"))?;
             let mut inputs = PassInputs::single(
@@ -238,15 +270,30 @@ pub fn render_preset(job: &PresetRender) -> Result<RgbaF32Image, Vec<Diagnostic>
             inputs.source = texture(&src, st.input.sampling);
             inputs.orig = texture(&original, Sampling::DEFAULT);
             inputs.flipped = true;
-            result = render_pass(&stock, &inputs)?.image;
+            let rendered = render_pass(&stock, &inputs)?;
+            result = rendered.image;
+            result_hazard = rendered.hazard;
             result.store_as(StorageFormat::Unorm8);
         }
         history.insert(0, original);
         history.truncate(8);
+        let passes = outputs
+            .iter()
+            .filter_map(|o| o.base().map(|b| PassOutput { image: b.clone(), hazard: level0_hazard(o) }))
+            .collect();
         for (i, o) in outputs.into_iter().enumerate() {
             feedback[i] = Some(o);
         }
-        last = Some(result);
+        last = Some(PresetOutput { image: result, hazard: result_hazard, passes });
     }
     last.ok_or_else(|| err("no frame rendered"))
+}
+
+/// Level 0's hazard map of a chain, one flag per pixel (all false without a map).
+fn level0_hazard(chain: &MipChain) -> Vec<bool> {
+    let n = chain.base().map_or(0, |b| b.pixels.len());
+    match chain.hazard.first() {
+        Some(m) if m.len() == n => m.clone(),
+        _ => vec![false; n],
+    }
 }

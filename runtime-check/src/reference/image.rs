@@ -142,12 +142,49 @@ pub fn srgb_decode(v: f32) -> f32 {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MipChain {
     pub levels: Vec<RgbaF32Image>,
+    /// Per level, one flag per texel (row-major): the texel's value depends on something
+    /// a GPU may compute differently (see [`super::hazard`]). Empty: no hazard anywhere.
+    pub hazard: Vec<Vec<bool>>,
 }
 
 impl MipChain {
     /// A texture with one level.
     pub fn single(image: RgbaF32Image) -> MipChain {
-        MipChain { levels: vec![image] }
+        MipChain { levels: vec![image], hazard: Vec::new() }
+    }
+
+    /// Attaches level 0's hazard map (one flag per texel; ignored when its length does
+    /// not match) and derives the smaller levels' maps: a texel of level `k + 1` is
+    /// hazardous when any of the texels it averages is.
+    pub fn with_hazard(mut self, map: Vec<bool>) -> MipChain {
+        let Some(base) = self.levels.first() else { return self };
+        if map.len() != base.pixels.len() || !map.iter().any(|&h| h) {
+            self.hazard = Vec::new();
+            return self;
+        }
+        let mut maps = vec![map];
+        for w in self.levels.windows(2) {
+            let (last, next) = (&w[0], &w[1]);
+            let prev = maps.last().cloned().unwrap_or_default();
+            let at = |x: u32, y: u32| prev.get(y as usize * last.width as usize + x as usize).copied().unwrap_or(false);
+            let mut m = Vec::with_capacity(next.pixels.len());
+            for y in 0..next.height {
+                for x in 0..next.width {
+                    let sx = |d: u32| (2 * x + d).min(last.width.saturating_sub(1));
+                    let sy = |d: u32| (2 * y + d).min(last.height.saturating_sub(1));
+                    m.push(at(sx(0), sy(0)) || at(sx(1), sy(0)) || at(sx(0), sy(1)) || at(sx(1), sy(1)));
+                }
+            }
+            maps.push(m);
+        }
+        self.hazard = maps;
+        self
+    }
+
+    /// Whether texel `(x, y)` of `level` is hazardous (false outside or without a map).
+    pub fn texel_hazard(&self, level: usize, x: u32, y: u32) -> bool {
+        let (Some(map), Some(img)) = (self.hazard.get(level), self.levels.get(level)) else { return false };
+        x < img.width && map.get(y as usize * img.width as usize + x as usize).copied().unwrap_or(false)
     }
 
     /// Level 0 plus the full chain down to 1x1, each level the 2x2 box filter of the
@@ -175,7 +212,7 @@ impl MipChain {
             next.store_as(format);
             levels.push(next);
         }
-        MipChain { levels }
+        MipChain { levels, hazard: Vec::new() }
     }
 
     pub fn base(&self) -> Option<&RgbaF32Image> {

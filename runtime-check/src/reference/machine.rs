@@ -7,6 +7,12 @@
 //! itself, and a sampler is the index of its binding in [`Machine::textures`]. Every
 //! operation rounds its result back to its type (see [`super::ops`]).
 //!
+//! Alongside every cell the machine keeps one byte of **hazard flags** ([`Machine::hz`],
+//! see [`super::hazard`]): bits 0..4 say, per lane, that the value depends on something
+//! the GPU is free to do differently (a hazard); bits 4..8 that the value is *approximate*
+//! (a GPU may round it differently, so a decision taken on it near its threshold is a
+//! hazard). Every operation ORs the flags of its operands into its result.
+//!
 //! This module holds state only; it never interprets IR and never panics (reads out of
 //! the memory give 0, writes out of it are dropped).
 
@@ -36,6 +42,15 @@ pub enum LaneShape {
 
 pub struct Machine {
     pub mem: Vec<Cell>,
+    /// Hazard flags of each cell: bit `l` = lane `l` carries a hazard, bit `4 + l` = lane
+    /// `l` is approximate (see [`super::hazard`]).
+    pub hz: Vec<u8>,
+    /// Lanes whose control flow at this point depends on a hazard (low nibble): every
+    /// write to a place marks these lanes of the written cells, executed or not.
+    pub ctl: u8,
+    /// Lanes whose whole result depends on a hazard (they left a function, loop or the
+    /// invocation on a hazardous decision).
+    pub sticky: u8,
     /// Lanes executing the current statement.
     pub active: u8,
     /// Lanes that returned from the current function.
@@ -58,6 +73,9 @@ impl Machine {
     pub fn new(cells: usize) -> Machine {
         Machine {
             mem: vec![[0.0; 4]; cells],
+            hz: vec![0; cells],
+            ctl: 0,
+            sticky: 0,
             active: ALL_LANES,
             ret: 0,
             brk: 0,
@@ -85,6 +103,37 @@ impl Machine {
     pub fn set(&mut self, a: usize, v: Cell) {
         if let Some(c) = self.mem.get_mut(a) {
             *c = v;
+        }
+    }
+
+    /// The hazard flags of a cell (0 outside the memory).
+    #[inline]
+    pub fn hz(&self, a: usize) -> u8 {
+        self.hz.get(a).copied().unwrap_or(0)
+    }
+
+    #[inline]
+    pub fn set_hz(&mut self, a: usize, h: u8) {
+        if let Some(c) = self.hz.get_mut(a) {
+            *c = h;
+        }
+    }
+
+    /// Writes a value and its flags.
+    #[inline]
+    pub fn put(&mut self, a: usize, v: Cell, h: u8) {
+        self.set(a, v);
+        self.set_hz(a, h);
+    }
+
+    /// Writes the lanes of `mask` only, value and flags; the lanes of [`Machine::ctl`]
+    /// get the hazard bit whether written or not (their control depended on a hazard).
+    #[inline]
+    pub fn put_masked(&mut self, a: usize, v: Cell, h: u8, mask: u8) {
+        self.set_masked(a, v, mask);
+        if let Some(c) = self.hz.get_mut(a) {
+            let both = mask | (mask << 4);
+            *c = (*c & !both) | (h & both) | self.ctl;
         }
     }
 
@@ -133,5 +182,7 @@ impl Machine {
         self.brk = 0;
         self.cont = 0;
         self.disc = 0;
+        self.ctl = 0;
+        self.sticky = 0;
     }
 }

@@ -10,6 +10,7 @@
 //!
 //! - [`compile`]: IR to closures over a [`machine::Machine`] (4 lanes = one 2x2 quad).
 //! - [`ops`]: scalar semantics of operators and conversions.
+//! - [`hazard`]: the rules that mark what a GPU may compute differently.
 //! - [`image`], [`sample`]: RGBA f32 images, storage formats, mip chains, sampling.
 //! - [`inputs`], [`bind`]: what the runtime handed a pass, and which name gets what.
 //! - [`pass`]: one pass (vertex quad, rasteriser, fragment quads).
@@ -20,6 +21,7 @@
 pub mod bind;
 pub mod compile;
 pub mod driver;
+pub mod hazard;
 pub mod image;
 pub mod inputs;
 pub mod machine;
@@ -29,7 +31,7 @@ pub mod png;
 pub mod sample;
 pub mod source;
 
-pub use driver::{render_preset, PresetRender};
+pub use driver::{render_preset, render_preset_detailed, PassOutput, PresetOutput, PresetRender};
 pub use image::{MipChain, RgbaF32Image, StorageFormat};
 pub use inputs::{bound, PassInputs, RETROARCH_MVP};
 pub use pass::{render_pass, PassProgram, Rendered};

@@ -8,11 +8,19 @@
 //! clear colour, transparent black.
 //!
 //! The output is the raw fragment colour in `f32`; the caller applies the render
-//! target's storage format. Never panics; run-time errors (loop cap) come back as
+//! target's storage format. Alongside it, one hazard flag per pixel
+//! ([`super::hazard`]): the colour's hazard bits or the lane's sticky bit. Fragment
+//! varyings are approximate (the rasteriser interpolates them) unless equal at every
+//! vertex (plane equations interpolate a constant exactly) or short dyadic values
+//! interpolated with short dyadic weights where they differ (a coordinate at the pixel
+//! centres of a power-of-two target); `WPOS.xy` (pixel
+//! centres) is exact, its `zw` approximate; a hazard in a vertex output reaches every
+//! fragment that interpolates it, one in `POSITION` every pixel. Never panics; run-time errors (loop cap) come back as
 //! diagnostics.
 
 use super::bind::{bind, Attribute, Binding, VaryingKey};
 use super::compile::{compile, Compiled};
+use super::hazard::{APPROX, HAZARD};
 use super::image::RgbaF32Image;
 use super::inputs::PassInputs;
 use super::machine::{Cell, LaneShape, Machine};
@@ -104,6 +112,9 @@ pub fn parameter_pragmas(lines: &[&str]) -> Vec<(String, f32)> {
 /// A rendered pass.
 pub struct Rendered {
     pub image: RgbaF32Image,
+    /// One flag per pixel (row-major): the pixel's value depends on something a GPU may
+    /// compute differently.
+    pub hazard: Vec<bool>,
     /// Unbound uniforms and samplers, unfed varyings (deduplicated).
     pub warnings: Vec<Diagnostic>,
 }
@@ -117,7 +128,7 @@ struct Plan {
     position: Vec<usize>,
     varyings_out: Vec<(Vec<usize>, VaryingKey)>,
     color: Vec<usize>,
-    snapshot: Vec<(usize, Cell)>,
+    snapshot: Vec<(usize, Cell, u8)>,
 }
 
 fn warn(warnings: &mut Vec<Diagnostic>, d: Diagnostic) {
@@ -183,7 +194,7 @@ fn prepare(c: &Compiled, stage: Stage, inp: &PassInputs, warnings: &mut Vec<Diag
             }
         }
     }
-    plan.snapshot = c.written.iter().map(|&a| (a, m.get(a))).collect();
+    plan.snapshot = c.written.iter().map(|&a| (a, m.get(a), m.hz(a))).collect();
     (m, plan)
 }
 
@@ -193,8 +204,8 @@ fn prepare(c: &Compiled, stage: Stage, inp: &PassInputs, warnings: &mut Vec<Diag
 /// would erase them.
 fn restore(m: &mut Machine, plan: &Plan) {
     m.reset_lanes();
-    for &(a, v) in &plan.snapshot {
-        m.set(a, v);
+    for &(a, v, h) in &plan.snapshot {
+        m.put(a, v, h);
     }
 }
 
@@ -211,6 +222,10 @@ fn run(c: &Compiled, m: &mut Machine) -> Result<(), Diagnostic> {
 struct Vertices {
     clip: [[f64; 4]; 4],
     varyings: Vec<(VaryingKey, Vec<Cell>)>,
+    /// Per varying: some vertex's value carries a hazard.
+    varying_hazard: Vec<bool>,
+    /// Some vertex position carries a hazard.
+    position_hazard: bool,
 }
 
 fn run_vertices(c: &Compiled, inp: &PassInputs, warnings: &mut Vec<Diagnostic>) -> Result<Vertices, Vec<Diagnostic>> {
@@ -247,7 +262,10 @@ fn run_vertices(c: &Compiled, inp: &PassInputs, warnings: &mut Vec<Diagnostic>) 
     }
     let varyings =
         plan.varyings_out.iter().map(|(cells, k)| (k.clone(), cells.iter().map(|&a| m.get(a)).collect())).collect();
-    Ok(Vertices { clip, varyings })
+    let hazardous = |cells: &[usize]| m.sticky != 0 || cells.iter().any(|&a| m.hz(a) & HAZARD != 0);
+    let varying_hazard = plan.varyings_out.iter().map(|(cells, _)| hazardous(cells)).collect();
+    let position_hazard = hazardous(&plan.position);
+    Ok(Vertices { clip, varyings, varying_hazard, position_hazard })
 }
 
 /// Screen position (image coordinates, y down) and `1/w` of each vertex.
@@ -295,6 +313,37 @@ fn weights(s: &[[f64; 3]; 4], x: f64, y: f64) -> ([f64; 4], bool) {
     }
 }
 
+/// A fragment input: its cells, the vertex values feeding it, how each component
+/// interpolates.
+type Feed = (Vec<usize>, Option<Vec<Cell>>, Vec<Interp>);
+
+/// How a varying component interpolates (the hazard bits it carries from the vertices).
+#[derive(Clone, Copy)]
+enum Interp {
+    /// Equal at every vertex: exact.
+    Exact(u8),
+    /// Short dyadic vertex values: exact where [`exact_interpolation`] says so.
+    Dyadic(u8),
+    /// Approximate.
+    Approx(u8),
+}
+
+/// A multiple of 2^-16 below 2^16 in magnitude: products and sums of a few are exact
+/// in binary32.
+fn short_dyadic(x: f64) -> bool {
+    x.abs() < 65536.0 && (x * 65536.0).fract() == 0.0
+}
+
+/// An interpolation `a_b + sum_i w_i (a_i - a_b)` over the covering triangle (the
+/// vertices with a weight) is exact on any GPU when, for some base vertex `b`, every
+/// other vertex either has the base's value or a short dyadic weight: each term is then
+/// exact (a texture coordinate at the pixel centres of a power-of-two target).
+fn exact_interpolation(w: &[f64; 4], vals: &[f64; 4]) -> bool {
+    (0..4)
+        .filter(|&b| w[b] != 0.0)
+        .any(|b| (0..4).all(|i| i == b || w[i] == 0.0 || vals[i] == vals[b] || short_dyadic(w[i])))
+}
+
 /// Renders one pass into an image of `inputs.output_size` (raw fragment colours).
 pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec<Diagnostic>> {
     let (width, height) = inp.output_size;
@@ -314,9 +363,23 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
     }
     m.shape = LaneShape::Quad { ddy_sign: if inp.flipped { -1.0 } else { 1.0 } };
     // Each fragment input: its cells and the vertex values feeding it.
-    let mut feeds: Vec<(Vec<usize>, Option<Vec<Cell>>)> = Vec::new();
+    let mut feeds: Vec<Feed> = Vec::new();
     for (cells, key) in &plan.varyings_in {
-        let src = verts.varyings.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        let found = verts.varyings.iter().position(|(k, _)| k == key);
+        let src = found.and_then(|i| verts.varyings.get(i)).map(|(_, v)| v.clone());
+        let vh = found.and_then(|i| verts.varying_hazard.get(i)).copied().unwrap_or(false);
+        let hazard = if vh || verts.position_hazard { HAZARD } else { 0 };
+        // A component equal at every vertex interpolates exactly (plane equations with
+        // zero slopes); one whose vertex values are short dyadics is exact where the
+        // pixel's weights are (see `exact_weights`); any other is approximate.
+        let flags = (0..cells.len())
+            .map(|k| match src.as_ref().and_then(|s| s.get(k)) {
+                None => Interp::Exact(hazard),
+                Some(v) if v.iter().all(|&x| x == v[0]) => Interp::Exact(hazard),
+                Some(v) if v.iter().all(|&x| short_dyadic(x)) => Interp::Dyadic(hazard),
+                Some(_) => Interp::Approx(hazard),
+            })
+            .collect();
         if src.is_none() {
             warn(
                 &mut warnings,
@@ -326,9 +389,10 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                 ),
             );
         }
-        feeds.push((cells.clone(), src));
+        feeds.push((cells.clone(), src, flags));
     }
     let mut image = RgbaF32Image::transparent(width, height);
+    let mut hazard = vec![verts.position_hazard; width as usize * height as usize];
     let fh = f64::from(height);
     for qy in (0..height).step_by(2) {
         for qx in (0..width).step_by(2) {
@@ -346,16 +410,27 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                 continue;
             }
             restore(&mut m, &plan);
-            for (cells, src) in &feeds {
+            for (cells, src, flags) in &feeds {
                 for (k, &cell) in cells.iter().enumerate() {
                     let mut out = [0.0; 4];
+                    let mut exact_lanes = 0u8;
                     if let Some(vals) = src.as_ref().and_then(|s| s.get(k)) {
                         for l in 0..4 {
                             let w = ws[l];
-                            out[l] = (w[0] * vals[0] + w[1] * vals[1] + w[2] * vals[2] + w[3] * vals[3]) as f32 as f64;
+                            let v = w[0] * vals[0] + w[1] * vals[1] + w[2] * vals[2] + w[3] * vals[3];
+                            if exact_interpolation(&w, vals) {
+                                exact_lanes |= 1 << l;
+                            }
+                            out[l] = v as f32 as f64;
                         }
                     }
-                    m.set(cell, out);
+                    let h = match flags.get(k) {
+                        Some(Interp::Exact(h)) => *h,
+                        Some(Interp::Dyadic(h)) => *h | (APPROX & !(exact_lanes << 4)),
+                        Some(Interp::Approx(h)) => *h | APPROX,
+                        None => APPROX,
+                    };
+                    m.put(cell, out, h);
                 }
             }
             for cells in &plan.frag_coord {
@@ -368,25 +443,34 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                     v[l] = [pos[l][0], gl_y, z, iw];
                 }
                 for (k, &cell) in cells.iter().enumerate().take(4) {
-                    m.set(cell, [v[0][k], v[1][k], v[2][k], v[3][k]].map(|x| x as f32 as f64));
+                    let flags = if k < 2 { 0 } else { APPROX };
+                    m.put(cell, [v[0][k], v[1][k], v[2][k], v[3][k]].map(|x| x as f32 as f64), flags);
                 }
             }
             run(c, &mut m).map_err(|e| vec![e])?;
             let col: Vec<Cell> = plan.color.iter().map(|&a| m.get(a)).collect();
+            let col_hazard = plan.color.iter().fold(m.sticky, |h, &a| h | m.hz(a)) & HAZARD;
             for l in 0..4 {
                 let (x, y) = (qx + (l as u32 & 1), qy + (l as u32 >> 1));
-                if x >= width || y >= height || !covered[l] || m.disc & (1 << l) != 0 {
+                if x >= width || y >= height || !covered[l] {
+                    continue;
+                }
+                let at = y as usize * width as usize + x as usize;
+                if let Some(h) = hazard.get_mut(at) {
+                    *h |= col_hazard & (1 << l) != 0;
+                }
+                if m.disc & (1 << l) != 0 {
                     continue;
                 }
                 let mut px = [0.0, 0.0, 0.0, 1.0];
                 for (k, cc) in col.iter().enumerate().take(4) {
                     px[k] = cc[l] as f32;
                 }
-                if let Some(p) = image.pixels.get_mut(y as usize * width as usize + x as usize) {
+                if let Some(p) = image.pixels.get_mut(at) {
                     *p = px;
                 }
             }
         }
     }
-    Ok(Rendered { image, warnings })
+    Ok(Rendered { image, hazard, warnings })
 }

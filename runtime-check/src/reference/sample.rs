@@ -9,6 +9,7 @@
 //! Pure arithmetic on [`MipChain`]s; never panics (an empty texture reads 0) and knows
 //! nothing of Cg or presets.
 
+use super::hazard;
 use super::image::MipChain;
 use std::sync::Arc;
 pub use translator::preset::WrapMode;
@@ -130,6 +131,55 @@ pub fn sample(tex: &BoundTexture, u: f64, v: f64, lod: f64) -> [f32; 4] {
     }
     let b = sample_level(chain, (l0 as usize + 1).min(levels - 1), u, v, tex.state);
     [0, 1, 2, 3].map(|c| a[c] * (1.0 - f) + b[c] * f)
+}
+
+/// The hazard of one level read at `(u, v)` (see [`super::hazard`]): a hazardous texel
+/// read with a non-zero weight, or a nearest read within [`hazard::SUBTEXEL`] of a texel
+/// boundary (`approx`: whether `u` and `v` are approximate).
+fn level_hazard(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerState, approx: (bool, bool)) -> bool {
+    let Some(img) = chain.levels.get(level) else { return false };
+    let (w, h) = (f64::from(img.width), f64::from(img.height));
+    let at = |x: i64, y: i64| match (wrap(x, img.width, state.wrap), wrap(y, img.height, state.wrap)) {
+        (Some(x), Some(y)) => chain.texel_hazard(level, x, y),
+        _ => false,
+    };
+    if !state.linear {
+        let (tx, ty) = (u * w, v * h);
+        if hazard::texel_boundary(tx, approx.0) || hazard::texel_boundary(ty, approx.1) {
+            return true;
+        }
+        return !chain.hazard.is_empty() && at(texel_index(tx), texel_index(ty));
+    }
+    if chain.hazard.is_empty() {
+        return false;
+    }
+    let (x, y) = (u * w - 0.5, v * h - 0.5);
+    let (x0, y0) = (texel_index(x), texel_index(y));
+    let (fx, fy) = (x - x.floor(), y - y.floor());
+    (at(x0, y0) && fx < 1.0 && fy < 1.0)
+        || (fx > 0.0 && at(x0 + 1, y0))
+        || (fy > 0.0 && at(x0, y0 + 1))
+        || (fx > 0.0 && fy > 0.0 && at(x0 + 1, y0 + 1))
+}
+
+/// The hazard of [`sample`] at the same arguments, and whether its value is
+/// approximate (bilinear and mipmapped samples are: GPUs quantise their weights).
+pub fn sample_hazard(tex: &BoundTexture, u: f64, v: f64, lod: f64, approx: (bool, bool)) -> (bool, bool) {
+    let chain = &*tex.texture;
+    let levels = chain.levels.len();
+    if !tex.state.mipmap || levels <= 1 || lod.is_nan() || lod <= 0.0 {
+        return (level_hazard(chain, 0, u, v, tex.state, approx), tex.state.linear);
+    }
+    let max = (levels - 1) as f64;
+    if !tex.state.linear {
+        let level = ((lod + 0.5).ceil() - 1.0).clamp(0.0, max) as usize;
+        return (level_hazard(chain, level, u, v, tex.state, approx), false);
+    }
+    let lod = lod.min(max);
+    let l0 = lod.floor() as usize;
+    let h = level_hazard(chain, l0, u, v, tex.state, approx)
+        || (lod > lod.floor() && level_hazard(chain, (l0 + 1).min(levels - 1), u, v, tex.state, approx));
+    (h, true)
 }
 
 /// Level of detail from the derivatives of the normalised coordinates, in texels of

@@ -9,6 +9,7 @@
 
 use super::expr::{place, value, write_code, Place};
 use super::{chain, texture, Compiler, Frame};
+use crate::reference::hazard::{self, across_lanes, approx_bit, hazard_bit, HAZARD};
 use crate::reference::machine::{Code, LaneShape, Machine};
 use crate::reference::ops::{self, as_i32, as_u32, kind, rounder, Kind};
 use grammar::Span;
@@ -585,14 +586,22 @@ pub(crate) fn compile(
             let a = locs.first().cloned().unwrap_or_default();
             Some(Box::new(move |m: &mut Machine| {
                 let mut kill = 0u8;
+                let mut hazard = 0u8;
                 for &x in &a {
                     let v = m.get(x);
+                    let h = m.hz(x);
+                    hazard |= h & HAZARD;
                     for (l, x) in v.iter().enumerate() {
                         if *x < 0.0 {
                             kill |= 1 << l;
                         }
+                        if hazard::decision(*x, 0.0, h & approx_bit(l) != 0, false) {
+                            hazard |= hazard_bit(l);
+                        }
                     }
                 }
+                // Discarding on a hazardous value makes the whole lane hazardous.
+                m.sticky |= hazard & m.active;
                 let k = kill & m.active;
                 m.disc |= k;
                 m.active &= !k;
@@ -603,6 +612,7 @@ pub(crate) fn compile(
     if let Some(code) = code {
         codes.push(code);
     }
+    codes.extend(super::flags::compile(b, &locs, &dst, outs, z));
     for (i, p, _) in places {
         let w = write_code(c, &p, &locs[i]);
         codes.push(w);
@@ -621,13 +631,16 @@ fn saturate(a: [f64; 4]) -> f64 {
     }
 }
 
-/// Fine derivatives across the 2x2 quad (0 in the vertex stage).
+/// Fine derivatives across the 2x2 quad (0 in the vertex stage). Hazard: the result
+/// mixes the lanes (their flags spread to all four), and a lane whose coarse derivative
+/// (row 0's `ddx`, column 0's `ddy`, which a GPU may use instead) differs from the fine
+/// one beyond rounding is hazardous.
 fn derivative(b: B, src: Vec<usize>, dst: Vec<usize>, r: fn(f64) -> f64) -> Code {
     Box::new(move |m: &mut Machine| {
         let sign = match m.shape {
             LaneShape::Vertices => {
                 for &d in &dst {
-                    m.set(d, [0.0; 4]);
+                    m.put(d, [0.0; 4], 0);
                 }
                 return;
             }
@@ -637,12 +650,26 @@ fn derivative(b: B, src: Vec<usize>, dst: Vec<usize>, r: fn(f64) -> f64) -> Code
             let v = m.get(s);
             let dx = [r(v[1] - v[0]), r(v[1] - v[0]), r(v[3] - v[2]), r(v[3] - v[2])];
             let dy = [r(v[2] - v[0]), r(v[3] - v[1]), r(v[2] - v[0]), r(v[3] - v[1])].map(|x| x * sign);
+            let (cx, cy) = (dx[0], dy[0]);
+            let coarse_x = [cx; 4];
+            let coarse_y = [cy; 4];
             let out = match b {
                 B::Ddx => dx,
                 B::Ddy => dy,
                 _ => [0, 1, 2, 3].map(|l| r(dx[l].abs() + dy[l].abs())),
             };
-            m.set(d, out);
+            let coarse = match b {
+                B::Ddx => coarse_x,
+                B::Ddy => coarse_y,
+                _ => [0, 1, 2, 3].map(|l| r(coarse_x[l].abs() + coarse_y[l].abs())),
+            };
+            let mut h = hazard::mark_non_finite(&out, across_lanes(m.hz(s)));
+            for l in 0..4 {
+                if out[l] != coarse[l] && !hazard::near(out[l], coarse[l]) {
+                    h |= hazard_bit(l);
+                }
+            }
+            m.put(d, out, h);
         }
     })
 }

@@ -10,6 +10,7 @@
 //! documents). Never panics: a malformed node becomes an `E0802` diagnostic.
 
 use super::{builtins, chain, Compiler, Frame};
+use crate::reference::hazard::{self, approx_bit, hazard_bit, HAZARD};
 use crate::reference::machine::{Cell, Code, Machine};
 use crate::reference::ops::{self, kind, Kind};
 use std::rc::Rc;
@@ -80,7 +81,8 @@ pub(crate) fn copy_code(src: &[usize], dst: &[usize]) -> Code {
     Box::new(move |m: &mut Machine| {
         for &(s, d) in &pairs {
             let v = m.get(s);
-            m.set(d, v);
+            let h = m.hz(s);
+            m.put(d, v, h);
         }
     })
 }
@@ -92,7 +94,8 @@ pub(crate) fn masked_copy_code(src: &[usize], dst: &[usize]) -> Code {
         let mask = m.active;
         for &(s, d) in &pairs {
             let v = m.get(s);
-            m.set_masked(d, v, mask);
+            let h = m.hz(s);
+            m.put_masked(d, v, h, mask);
         }
     })
 }
@@ -101,7 +104,7 @@ pub(crate) fn zero_code(dst: &[usize]) -> Code {
     let dst = dst.to_vec();
     Box::new(move |m: &mut Machine| {
         for &d in &dst {
-            m.set(d, [0.0; 4]);
+            m.put(d, [0.0; 4], 0);
         }
     })
 }
@@ -129,16 +132,23 @@ pub(crate) fn write_code(c: &mut Compiler, place: &Place, src: &[usize]) -> Code
             let place = place.clone();
             let src = src.to_vec();
             Box::new(move |m: &mut Machine| {
-                let snapshot: Vec<Cell> = src.iter().map(|&s| m.get(s)).collect();
+                let snapshot: Vec<(Cell, u8)> = src.iter().map(|&s| (m.get(s), m.hz(s))).collect();
                 for l in 0..4 {
-                    if m.active & (1 << l) == 0 {
+                    let bits = hazard_bit(l) | approx_bit(l);
+                    let active = m.active & (1 << l) != 0;
+                    if !active && m.ctl & hazard_bit(l) == 0 {
                         continue;
                     }
                     if let Some(cells) = place.resolve(m, l) {
-                        for (d, v) in cells.iter().zip(&snapshot) {
-                            let mut cell = m.get(*d);
-                            cell[l] = v[l];
-                            m.set(*d, cell);
+                        for (d, (v, h)) in cells.iter().zip(&snapshot) {
+                            let mut hz = m.hz(*d);
+                            if active {
+                                let mut cell = m.get(*d);
+                                cell[l] = v[l];
+                                m.set(*d, cell);
+                                hz = (hz & !bits) | (h & bits);
+                            }
+                            m.set_hz(*d, hz | (m.ctl & hazard_bit(l)));
                         }
                     }
                 }
@@ -158,12 +168,17 @@ fn read_place(c: &mut Compiler, place: &Place, n: usize) -> Val {
             Val {
                 code: Some(Box::new(move |m: &mut Machine| {
                     for l in 0..4 {
+                        let bits = hazard_bit(l) | approx_bit(l);
                         let cells = place.resolve(m, l);
                         for (i, &d) in dst.iter().enumerate() {
-                            let v = cells.as_ref().and_then(|cs| cs.get(i)).map_or(0.0, |&a| m.get(a)[l]);
+                            let src = cells.as_ref().and_then(|cs| cs.get(i)).copied();
+                            let v = src.map_or(0.0, |a| m.get(a)[l]);
+                            let h = src.map_or(0, |a| m.hz(a)) & bits;
                             let mut cell = m.get(d);
                             cell[l] = v;
                             m.set(d, cell);
+                            let hz = (m.hz(d) & !bits) | h;
+                            m.set_hz(d, hz);
                         }
                     }
                 })),
@@ -296,8 +311,14 @@ fn index_cell(c: &mut Compiler, f: &Frame, index: Handle<Expr>, iv: &Val) -> (us
     if kind_of(ty_of(f, index)) == Kind::F || kind_of(ty_of(f, index)) == Kind::D {
         let t = c.alloc(1)[0];
         let code: Code = Box::new(move |m: &mut Machine| {
-            let v = m.get(cell).map(f64::trunc);
-            m.set(t, v);
+            let x = m.get(cell);
+            let mut h = m.hz(cell);
+            for (l, &x) in x.iter().enumerate() {
+                if hazard::integer_step(x, h & approx_bit(l) != 0) {
+                    h |= hazard_bit(l);
+                }
+            }
+            m.put(t, x.map(f64::trunc), h & HAZARD);
         });
         (t, Some(code))
     } else {
@@ -313,25 +334,94 @@ fn var_cells(c: &mut Compiler, f: &Frame, v: Var) -> Vec<usize> {
     }
 }
 
-/// Per-component map of one operand into fresh cells.
+/// Per-component map of one operand into fresh cells (flags carried, NaN/Inf marked).
 fn map1(dst: &[usize], a: &[usize], f: fn(f64) -> f64) -> Code {
     let pairs: Vec<(usize, usize)> = dst.iter().copied().zip(a.iter().copied()).collect();
     Box::new(move |m: &mut Machine| {
         for &(d, a) in &pairs {
             let v = m.get(a).map(f);
-            m.set(d, v);
+            let h = hazard::mark_non_finite(&v, m.hz(a));
+            m.put(d, v, h);
         }
     })
 }
 
-fn map2(dst: &[usize], a: &[usize], b: &[usize], f: fn(f64, f64) -> f64) -> Code {
+/// What a binary operator adds to the flags of its operands (see [`hazard`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Rule2 {
+    /// Flags carried only.
+    Plain,
+    /// binary32 `+ - *`: approximate where the rounding was inexact (`raw` is the
+    /// exact operation in binary64).
+    Rounded(fn(f64, f64) -> f64),
+    /// binary32 `/`: approximate unless the divisor is a power of two.
+    Quotient,
+    /// binary32 `%`: a step where the quotient is an integer.
+    Remainder,
+    /// A float comparison: a decision.
+    Compare,
+}
+
+/// The [`Rule2`] of operator `op` on operands of kind `k`.
+pub(crate) fn rule2(op: BinaryOp, k: Kind) -> Rule2 {
+    use BinaryOp as O;
+    match (op, k) {
+        (O::Eq | O::Ne | O::Lt | O::Le | O::Gt | O::Ge, Kind::F | Kind::D) => Rule2::Compare,
+        (O::Add, Kind::F) => Rule2::Rounded(|a, b| a + b),
+        (O::Sub, Kind::F) => Rule2::Rounded(|a, b| a - b),
+        (O::Mul, Kind::F) => Rule2::Rounded(|a, b| a * b),
+        (O::Div, Kind::F) => Rule2::Quotient,
+        (O::Rem, Kind::F | Kind::D) => Rule2::Remainder,
+        _ => Rule2::Plain,
+    }
+}
+
+fn map2(dst: &[usize], a: &[usize], b: &[usize], f: fn(f64, f64) -> f64, rule: Rule2) -> Code {
     let n = dst.len();
     let at = |v: &[usize], i: usize| v.get(i).or(v.first()).copied().unwrap_or(0);
     let triples: Vec<(usize, usize, usize)> = (0..n).map(|i| (dst[i], at(a, i), at(b, i))).collect();
     Box::new(move |m: &mut Machine| {
         for &(d, a, b) in &triples {
             let (x, y) = (m.get(a), m.get(b));
-            m.set(d, [f(x[0], y[0]), f(x[1], y[1]), f(x[2], y[2]), f(x[3], y[3])]);
+            let v = [f(x[0], y[0]), f(x[1], y[1]), f(x[2], y[2]), f(x[3], y[3])];
+            let (ha, hb) = (m.hz(a), m.hz(b));
+            let mut h = hazard::mark_non_finite(&v, ha | hb);
+            match rule {
+                Rule2::Plain => {}
+                Rule2::Rounded(raw) => {
+                    for l in 0..4 {
+                        let exact = raw(x[l], y[l]);
+                        if v[l] != exact && !exact.is_nan() {
+                            h |= approx_bit(l);
+                        }
+                    }
+                }
+                Rule2::Quotient => {
+                    for l in 0..4 {
+                        if !hazard::exact_quotient(x[l], y[l]) {
+                            h |= approx_bit(l);
+                        }
+                    }
+                }
+                Rule2::Remainder => {
+                    for l in 0..4 {
+                        let approx = (ha | hb) & approx_bit(l) != 0 || !hazard::exact_quotient(x[l], y[l]);
+                        if hazard::integer_step(x[l] / y[l], approx) {
+                            h |= hazard_bit(l);
+                        }
+                    }
+                }
+                Rule2::Compare => {
+                    for l in 0..4 {
+                        if hazard::decision(x[l], y[l], ha & approx_bit(l) != 0, hb & approx_bit(l) != 0) {
+                            h |= hazard_bit(l);
+                        }
+                    }
+                    // A decision's result is exact; its doubt is the hazard bit.
+                    h &= HAZARD;
+                }
+            }
+            m.put(d, v, h);
         }
     })
 }
@@ -396,19 +486,22 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
             let d2 = dst.clone();
             let gather: Code = Box::new(move |m: &mut Machine| {
                 let idx = m.get(icell);
-                let mut out = vec![[0.0; 4]; elem];
+                let ih = m.hz(icell) & HAZARD;
+                let mut out = vec![([0.0; 4], ih); elem];
                 for (l, &i) in idx.iter().enumerate() {
                     if i >= 0.0 && i < len as f64 {
                         let i = i as usize;
+                        let bits = hazard_bit(l) | approx_bit(l);
                         for (k, o) in out.iter_mut().enumerate() {
                             if let Some(&a) = base_loc.get(i * elem + k) {
-                                o[l] = m.get(a)[l];
+                                o.0[l] = m.get(a)[l];
+                                o.1 |= m.hz(a) & bits;
                             }
                         }
                     }
                 }
-                for (k, o) in out.into_iter().enumerate() {
-                    m.set(d2[k], o);
+                for (k, (o, h)) in out.into_iter().enumerate() {
+                    m.put(d2[k], o, h);
                 }
             });
             Val { code: chain(b.code.into_iter().chain(iv.code).chain(icode).chain([gather]).collect()), loc: dst }
@@ -449,7 +542,7 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
                 c.unsupported(format!("operator `{}` on `{}`", op.symbol(), ty_of(f, lhs)), span);
                 return Val { code: None, loc: dst };
             };
-            let code = map2(&dst, &a.loc, &b.loc, func);
+            let code = map2(&dst, &a.loc, &b.loc, func, rule2(op, k));
             Val { code: chain(a.code.into_iter().chain(b.code).chain([code]).collect()), loc: dst }
         }
         ExprKind::Select { cond, accept, reject } => {
@@ -461,13 +554,23 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
             let quads: Vec<[usize; 4]> =
                 (0..n).map(|i| [dst[i], at(&cv.loc, i), at(&a.loc, i), at(&r.loc, i)]).collect();
             let code: Code = Box::new(move |m: &mut Machine| {
-                for &[d, k, x, y] in &quads {
-                    let (k, x, y) = (m.get(k), m.get(x), m.get(y));
+                for &[d, kc, xc, yc] in &quads {
+                    let (k, x, y) = (m.get(kc), m.get(xc), m.get(yc));
+                    let (hx, hy) = (m.hz(xc), m.hz(yc));
+                    // The condition's hazard decides which value: control dependence.
+                    let mut h = m.hz(kc) & HAZARD;
                     let mut o = [0.0; 4];
                     for l in 0..4 {
-                        o[l] = if k[l] != 0.0 { x[l] } else { y[l] };
+                        let bits = hazard_bit(l) | approx_bit(l);
+                        if k[l] != 0.0 {
+                            o[l] = x[l];
+                            h |= hx & bits;
+                        } else {
+                            o[l] = y[l];
+                            h |= hy & bits;
+                        }
                     }
-                    m.set(d, o);
+                    m.put(d, o, h);
                 }
             });
             Val { code: chain(cv.code.into_iter().chain(a.code).chain(r.code).chain([code]).collect()), loc: dst }
@@ -481,10 +584,23 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
             }
             let dst = c.alloc(n);
             let pairs: Vec<(usize, usize)> = dst.iter().copied().zip(a.loc.iter().copied()).collect();
+            let step = matches!(from, Kind::F | Kind::D) && matches!(to, Kind::I | Kind::U);
             let code: Code = Box::new(move |m: &mut Machine| {
                 for &(d, s) in &pairs {
-                    let x = m.get(s).map(|x| ops::convert(x, from, to));
-                    m.set(d, x);
+                    let x = m.get(s);
+                    let mut h = m.hz(s);
+                    if step {
+                        for (l, &x) in x.iter().enumerate() {
+                            if hazard::integer_step(x, h & approx_bit(l) != 0) {
+                                h |= hazard_bit(l);
+                            }
+                        }
+                    }
+                    if matches!(to, Kind::I | Kind::U | Kind::B) {
+                        // An integer or bool is exact; its doubt is the hazard bit.
+                        h &= HAZARD;
+                    }
+                    m.put(d, x.map(|x| ops::convert(x, from, to)), h);
                 }
             });
             Val { code: chain(a.code.into_iter().chain([code]).collect()), loc: dst }
@@ -529,7 +645,7 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
                     codes.extend(cur.code);
                     let dst = c.alloc(n);
                     match ops::binary(op, k) {
-                        Some(func) => codes.push(map2(&dst, &cur.loc, &val.loc, func)),
+                        Some(func) => codes.push(map2(&dst, &cur.loc, &val.loc, func, rule2(op, k))),
                         None => c.unsupported(format!("operator `{}=` on `{ty}`", op.symbol()), span),
                     }
                     dst
@@ -549,7 +665,7 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
             let mut codes: Vec<Code> = pcode.into_iter().chain(cur.code).collect();
             codes.push(copy_code(&cur.loc, &old));
             if let Some(func) = ops::binary(bop, k) {
-                codes.push(map2(&new, &old, &vec![one; n], func));
+                codes.push(map2(&new, &old, &vec![one; n], func, rule2(bop, k)));
             }
             codes.push(write_code(c, &p, &new));
             let loc = if matches!(op, IncDec::PreInc | IncDec::PreDec) { new } else { old };
@@ -613,10 +729,11 @@ fn call(
     codes.push(Box::new(move |m: &mut Machine| {
         for &(s, d) in &copy_in {
             let v = m.get(s);
-            m.set(d, v);
+            let h = m.hz(s);
+            m.put(d, v, h);
         }
         for &z in &zero {
-            m.set(z, [0.0; 4]);
+            m.put(z, [0.0; 4], 0);
         }
         let (active, ret_mask, brk, cont) = (m.active, m.ret, m.brk, m.cont);
         m.ret = 0;
@@ -629,7 +746,8 @@ fn call(
         m.active = active & !m.disc;
         for (s, d) in ret.iter().zip(&d2) {
             let v = m.get(*s);
-            m.set(*d, v);
+            let h = m.hz(*s);
+            m.put(*d, v, h);
         }
         for w in &writes {
             w(m);

@@ -12,6 +12,7 @@
 
 mod builtins;
 mod expr;
+mod flags;
 mod stmt;
 mod texture;
 

@@ -2,10 +2,17 @@
 //! is left (capped at [`Machine::loop_cap`] iterations, then `E0804`), `break`,
 //! `continue`, `return` and `discard` retire lanes into their masks, `switch` falls
 //! through like C. Never loops forever and never panics.
+//!
+//! Hazards ([`crate::reference::hazard`]): a branch on a hazardous condition runs both
+//! arms under [`Machine::ctl`] (even an arm no lane takes, so that what it would have
+//! written is marked for the lanes that might have taken it); a lane that could leave
+//! the function, loop or invocation on such a decision, or whose loop condition or
+//! `switch` selector is hazardous, becomes [`Machine::sticky`].
 
 use super::expr::{self, value, write_code, Place};
 use super::{chain, Compiler, Frame};
 use crate::codes;
+use crate::reference::hazard::HAZARD;
 use crate::reference::machine::{Code, Machine};
 use grammar::Diagnostic;
 use translator::ir::{Block, Stmt};
@@ -24,7 +31,7 @@ pub(crate) fn block(c: &mut Compiler, f: &mut Frame, b: &Block) -> Option<Code> 
             let v = codes.into_boxed_slice();
             Some(Box::new(move |m: &mut Machine| {
                 for s in v.iter() {
-                    if m.active == 0 {
+                    if m.active == 0 && m.ctl == 0 {
                         return;
                     }
                     s(m);
@@ -42,6 +49,19 @@ fn cond_cell(
     let v = value(c, f, e);
     let cell = v.loc.first().copied().unwrap_or_else(|| c.constant(0.0));
     (v.code, cell)
+}
+
+/// Whether a block may leave its enclosing scope (`return`, `break`, `continue`,
+/// `discard`), conservatively.
+fn exits(b: &Block) -> bool {
+    b.stmts.iter().any(|(s, _)| match s {
+        Stmt::Return(_) | Stmt::Break | Stmt::Continue | Stmt::Discard => true,
+        Stmt::Block(b) => exits(b),
+        Stmt::If { accept, reject, .. } => exits(accept) || reject.as_ref().is_some_and(exits),
+        Stmt::For { body, .. } | Stmt::While { body, .. } | Stmt::DoWhile { body, .. } => exits(body),
+        Stmt::Switch { cases, .. } => cases.iter().any(|k| exits(&k.body)),
+        Stmt::Expr(_) | Stmt::Local { .. } => false,
+    })
 }
 
 fn loop_cap_error() -> Diagnostic {
@@ -70,6 +90,7 @@ fn stmt(c: &mut Compiler, f: &mut Frame, s: &Stmt) -> Option<Code> {
         }
         Stmt::If { cond, accept, reject } => {
             let (cc, cell) = cond_cell(c, f, *cond);
+            let leaves = exits(accept) || reject.as_ref().is_some_and(exits);
             let a = block(c, f, accept);
             let r = reject.as_ref().and_then(|r| block(c, f, r));
             Some(Box::new(move |m: &mut Machine| {
@@ -78,18 +99,25 @@ fn stmt(c: &mut Compiler, f: &mut Frame, s: &Stmt) -> Option<Code> {
                 }
                 let t = m.truth(cell);
                 let saved = m.active;
+                let tainted = m.hz(cell) & HAZARD & saved;
+                let saved_ctl = m.ctl;
+                m.ctl |= tainted;
+                if leaves {
+                    m.sticky |= tainted;
+                }
                 m.active = saved & t;
-                if m.active != 0 {
+                if m.active != 0 || m.ctl != 0 {
                     if let Some(a) = &a {
                         a(m);
                     }
                 }
                 m.active = saved & !t & m.alive();
-                if m.active != 0 {
+                if m.active != 0 || m.ctl != 0 {
                     if let Some(r) = &r {
                         r(m);
                     }
                 }
+                m.ctl = saved_ctl;
                 m.active = saved & m.alive();
             }))
         }
@@ -125,6 +153,7 @@ fn stmt(c: &mut Compiler, f: &mut Frame, s: &Stmt) -> Option<Code> {
                 }
                 let s = m.get(cell);
                 let entry = m.active;
+                m.sticky |= m.hz(cell) & HAZARD & entry;
                 let saved_brk = m.brk;
                 m.brk = 0;
                 let mut falling = 0u8;
@@ -210,6 +239,7 @@ fn looped(
                         cc(m);
                     }
                     let t = m.truth(*cell);
+                    m.sticky |= m.hz(*cell) & HAZARD & m.active;
                     m.brk |= m.active & !t;
                     m.active &= t;
                     if m.active == 0 {

@@ -7,8 +7,15 @@
 //! shadow forms ignore the reference (see `translator::ir::builtin`); the implicit level of
 //! detail uses the fine derivatives of the (projected) coordinates across the quad; cube
 //! maps are not supported (`E0802`). Never panics.
+//!
+//! Hazards ([`crate::reference::hazard`]): a lookup carries its coordinates' flags,
+//! the hazard of the texels it reads and of a nearest read at a texel boundary
+//! ([`sample::sample_hazard`]), and, for an implicit or biased level of detail on a
+//! mipmapped texture, a hazard where coarse derivatives would read a different value
+//! or the `NEAREST_MIPMAP_NEAREST` level lies within rounding of `k + 0.5`.
 
 use super::Compiler;
+use crate::reference::hazard::{self, approx_bit, hazard_bit, HAZARD};
 use crate::reference::machine::{Code, LaneShape, Machine};
 use crate::reference::sample::{self, lod_from_derivatives};
 use grammar::Span;
@@ -83,6 +90,11 @@ fn spec(b: B) -> Option<Spec> {
     }
 }
 
+/// Whether `b` is a texture lookup (this module sets its flags).
+pub(crate) fn is_texture(b: B) -> bool {
+    spec(b).is_some()
+}
+
 pub(crate) fn compile(
     c: &mut Compiler,
     b: B,
@@ -113,6 +125,12 @@ pub(crate) fn compile(
     Some(Box::new(move |m: &mut Machine| {
         let s = m.get(sampler);
         let cc = coord.map(|a| m.get(a));
+        let mut hin = coord.iter().chain(&offset).fold(0u8, |h, &a| h | m.hz(a));
+        if spec.lod == Lod::Grad {
+            hin = grads.iter().fold(hin, |h, &a| h | m.hz(a));
+        }
+        // A lookup's value is exact unless filtered: only the coordinates' hazard carries.
+        let mut hout = hin & HAZARD;
         if spec.lod == Lod::Size {
             for l in 0..4 {
                 let (w, h) = texture_size(m, s[l], cc[0][l]);
@@ -121,7 +139,7 @@ pub(crate) fn compile(
                 for (k, &dd) in dst.iter().enumerate().take(3) {
                     let mut cell = m.get(dd);
                     cell[l] = vals[k];
-                    m.set(dd, cell);
+                    m.put(dd, cell, hin);
                 }
             }
             return;
@@ -147,7 +165,11 @@ pub(crate) fn compile(
             let texel = if spec.lod == Lod::Fetch {
                 let (ox, oy) = (m.get(offset[0])[l] as i64, m.get(offset[1])[l] as i64);
                 let y = if dim1 { 0 } else { cc[1][l] as i64 + oy };
-                sample::fetch(&tex.texture, cc[3][l] as i64, cc[0][l] as i64 + ox, y)
+                let (x, lv) = (cc[0][l] as i64 + ox, cc[3][l] as i64);
+                if x >= 0 && y >= 0 && lv >= 0 && tex.texture.texel_hazard(lv as usize, x as u32, y as u32) {
+                    hout |= hazard_bit(l);
+                }
+                sample::fetch(&tex.texture, lv, x, y)
             } else {
                 let size = tex.texture.size();
                 let lod = match spec.lod {
@@ -163,6 +185,7 @@ pub(crate) fn compile(
                         }
                     }
                     Lod::Implicit | Lod::Bias => {
+                        let bias = if spec.lod == Lod::Bias { cc[3][l] } else { 0.0 };
                         let base = match m.shape {
                             LaneShape::Vertices => 0.0,
                             LaneShape::Quad { .. } => {
@@ -170,17 +193,43 @@ pub(crate) fn compile(
                                 let (t, bo) = (l & 1, (l & 1) | 2);
                                 let dx = (u[b] - u[a], v[b] - v[a]);
                                 let dy = (u[bo] - u[t], v[bo] - v[t]);
-                                lod_from_derivatives(size, dx, dy)
+                                let fine = lod_from_derivatives(size, dx, dy);
+                                if tex.state.mipmap && tex.texture.levels.len() > 1 {
+                                    // Coarse derivatives: row 0's dx, column 0's dy.
+                                    let cdx = (u[1] - u[0], v[1] - v[0]);
+                                    let cdy = (u[2] - u[0], v[2] - v[0]);
+                                    let coarse = lod_from_derivatives(size, cdx, cdy);
+                                    let a = sample::sample(tex, u[l], v[l], fine + bias);
+                                    let b = sample::sample(tex, u[l], v[l], coarse + bias);
+                                    if a != b
+                                        && !(a.iter().zip(&b).all(|(x, y)| hazard::near(f64::from(*x), f64::from(*y))))
+                                    {
+                                        hout |= hazard_bit(l);
+                                    }
+                                }
+                                fine
                             }
                         };
-                        if spec.lod == Lod::Bias {
-                            base + cc[3][l]
-                        } else {
-                            base
-                        }
+                        base + bias
                     }
                     Lod::Fetch | Lod::Size => 0.0,
                 };
+                let mipmapped = tex.state.mipmap && tex.texture.levels.len() > 1;
+                if mipmapped && !tex.state.linear && lod > 0.0 && hazard::half_step(lod, true) {
+                    hout |= hazard_bit(l);
+                }
+                let axis = |k: usize| {
+                    let q = spec.proj.map_or(0, |p| m.hz(coord[p]));
+                    (m.hz(coord[k]) | q) & approx_bit(l) != 0
+                };
+                let approx_uv = (axis(0), if dim1 { false } else { axis(1) });
+                let (h, approx) = sample::sample_hazard(tex, u[l], v[l], lod, approx_uv);
+                if h {
+                    hout |= hazard_bit(l);
+                }
+                if approx || (mipmapped && lod > 0.0) {
+                    hout |= approx_bit(l);
+                }
                 sample::sample(tex, u[l], v[l], lod)
             };
             for k in 0..4 {
@@ -188,7 +237,7 @@ pub(crate) fn compile(
             }
         }
         for (k, &d) in dst.iter().enumerate().take(4) {
-            m.set(d, out[k]);
+            m.put(d, out[k], hout);
         }
     }))
 }

@@ -1,0 +1,296 @@
+//! Hazard flags of the Cg library functions ([`crate::reference::hazard`]): after a
+//! builtin has computed its result, this step sets the flags of its result cells (and
+//! of its `out` arguments): the operands' flags (component by component for
+//! component-wise functions, all of them for the others), *approximate* for every
+//! function that is not exact, NaN/Inf results, and the decision rules of the step
+//! functions (`step`, `floor`, `ceil`, `trunc`, `frac`, `round`, `modf`, `fmod`, GLSL
+//! `mod`).
+//!
+//! Texture lookups, derivatives and `clip` set their own flags (in [`super::texture`]
+//! and [`super::builtins`]); this module never changes a value. Never panics.
+
+use crate::reference::hazard::{self, approx_bit, hazard_bit, APPROX, HAZARD};
+use crate::reference::machine::{Code, Machine};
+use translator::ir::Builtin as B;
+
+/// Functions whose result both sides compute bit for bit from the same operands (the
+/// step inside `frac`, `fmod`, `mod` and `modf` is a decision, see [`step_of`]).
+fn exact(b: B) -> bool {
+    matches!(
+        b,
+        B::Abs
+            | B::Sign
+            | B::Min
+            | B::Max
+            | B::Clamp
+            | B::Saturate
+            | B::Step
+            | B::Floor
+            | B::Ceil
+            | B::Trunc
+            | B::Round
+            | B::Frac
+            | B::Fmod
+            | B::GlslMod
+            | B::Modf
+            | B::Frexp
+            | B::Ldexp
+            | B::Isnan
+            | B::Isinf
+            | B::Isfinite
+            | B::FloatToIntBits
+            | B::FloatToRawIntBits
+            | B::IntBitsToFloat
+            | B::BitCount
+            | B::BitfieldExtract
+            | B::BitfieldInsert
+            | B::BitfieldReverse
+            | B::FindLsb
+            | B::FindMsb
+            | B::Pack2Half
+            | B::Pack2Ushort
+            | B::Pack4Byte
+            | B::Pack4Ubyte
+            | B::Unpack2Half
+            | B::Unpack2Ushort
+            | B::Unpack4Byte
+            | B::Unpack4Ubyte
+            | B::Any
+            | B::All
+            | B::Transpose
+    )
+}
+
+/// Functions whose result component `i` reads only component `i` of each argument.
+fn componentwise(b: B) -> bool {
+    !matches!(
+        b,
+        B::Pack2Half
+            | B::Pack2Ushort
+            | B::Pack4Byte
+            | B::Pack4Ubyte
+            | B::Unpack2Half
+            | B::Unpack2Ushort
+            | B::Unpack4Byte
+            | B::Unpack4Ubyte
+            | B::Dot
+            | B::Cross
+            | B::Length
+            | B::Distance
+            | B::Normalize
+            | B::Reflect
+            | B::Refract
+            | B::Faceforward
+            | B::Lit
+            | B::MulMatVec
+            | B::MulVecMat
+            | B::MulMatMat
+            | B::Transpose
+            | B::Determinant
+            | B::Inverse
+            | B::Any
+            | B::All
+    )
+}
+
+/// The decision a step function takes, on its argument values of one lane.
+#[derive(Clone, Copy)]
+enum Step {
+    None,
+    /// Steps at the integers of argument 0.
+    Integer,
+    /// Steps at the half-integers of argument 0.
+    Half,
+    /// `step(edge, x)`: `x` against `edge`.
+    Edge,
+    /// `fmod`/`mod`: steps where `a0 / a1` is an integer.
+    Quotient,
+}
+
+/// Functions whose result is an integer or bool decided from their operands: exact,
+/// their doubt is the hazard bit.
+fn decides(b: B) -> bool {
+    matches!(
+        b,
+        B::Floor
+            | B::Ceil
+            | B::Trunc
+            | B::Round
+            | B::Step
+            | B::Sign
+            | B::Isnan
+            | B::Isinf
+            | B::Isfinite
+            | B::Any
+            | B::All
+    )
+}
+
+/// Sums of products (and `lerp`): exact on exact operands whose binary32 result equals
+/// the exact one (FMA contraction changes nothing then); see [`polynomial_exact`].
+fn polynomial(b: B) -> bool {
+    matches!(b, B::Dot | B::Cross | B::MulMatVec | B::MulVecMat | B::MulMatMat | B::Lerp | B::Determinant)
+}
+
+/// `min`/`max`/`clamp`/`saturate`: the lanes where the result is an exact operand (or
+/// bound) chosen clear of the others, so the approximate bits of the others do not
+/// carry.
+fn chooses(b: B) -> bool {
+    matches!(b, B::Min | B::Max | B::Clamp | B::Saturate)
+}
+
+fn step_of(b: B) -> Step {
+    match b {
+        B::Floor | B::Ceil | B::Trunc | B::Frac | B::Modf => Step::Integer,
+        B::Round => Step::Half,
+        B::Step => Step::Edge,
+        B::Fmod | B::GlslMod => Step::Quotient,
+        _ => Step::None,
+    }
+}
+
+fn decided(step: Step, v: [f64; 4], ap: [bool; 4]) -> bool {
+    match step {
+        Step::None => false,
+        Step::Integer => hazard::integer_step(v[0], ap[0]),
+        Step::Half => hazard::half_step(v[0], ap[0]),
+        Step::Edge => hazard::decision(v[1], v[0], ap[1], ap[0]),
+        Step::Quotient => {
+            let approx = ap[0] || ap[1] || !hazard::exact_quotient(v[0], v[1]);
+            hazard::integer_step(v[0] / v[1], approx)
+        }
+    }
+}
+
+/// One result cell and the argument cells it reads (at most 4 for a step decision).
+struct Target {
+    dst: usize,
+    srcs: Vec<usize>,
+    /// `dot`: the two operands' cells, to compute the exact sum of products.
+    dot: Option<(Vec<usize>, Vec<usize>)>,
+    /// Argument cells of the component, for the step decision.
+    args: [usize; 4],
+}
+
+/// The flag step of builtin `b` (arguments `locs`, result `dst`, `out` arguments by
+/// index); `None` for the functions that flag themselves.
+pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], zero: usize) -> Option<Code> {
+    if matches!(b, B::Ddx | B::Ddy | B::Fwidth | B::Clip) || super::texture::is_texture(b) {
+        return None;
+    }
+    let ins: Vec<&Vec<usize>> = locs.iter().enumerate().filter(|(i, _)| !outs.contains(i)).map(|(_, l)| l).collect();
+    let all: Vec<usize> = ins.iter().flat_map(|l| l.iter().copied()).collect();
+    let cw = componentwise(b);
+    let results: Vec<usize> =
+        dst.iter().copied().chain(outs.iter().flat_map(|&i| locs.get(i).into_iter().flatten().copied())).collect();
+    let width = dst.len().max(1);
+    let targets: Vec<Target> = results
+        .iter()
+        .enumerate()
+        .map(|(j, &d)| {
+            let i = j % width;
+            let pick = |l: &Vec<usize>| l.get(i).or(l.first()).copied().unwrap_or(zero);
+            let srcs = if cw { ins.iter().map(|l| pick(l)).collect() } else { all.clone() };
+            let mut args = [zero; 4];
+            for (k, l) in ins.iter().take(4).enumerate() {
+                args[k] = pick(l);
+            }
+            let dot = (b == B::Dot).then(|| {
+                (ins.first().map_or_else(Vec::new, |v| v.to_vec()), ins.get(1).map_or_else(Vec::new, |v| v.to_vec()))
+            });
+            Target { dst: d, srcs, args, dot }
+        })
+        .collect();
+    let approx = if exact(b) { 0 } else { APPROX };
+    let step = step_of(b);
+    let decides = decides(b);
+    let chooses = chooses(b) && cw;
+    let polynomial = polynomial(b);
+    Some(Box::new(move |m: &mut Machine| {
+        for t in &targets {
+            let mut h = approx;
+            for &s in &t.srcs {
+                h |= m.hz(s);
+            }
+            let v = m.get(t.dst);
+            if chooses {
+                h = chosen_flags(m, t, &v, h);
+            }
+            if polynomial {
+                h = polynomial_exact(m, t, &v, h);
+            }
+            h = hazard::mark_non_finite(&v, h);
+            if !matches!(step, Step::None) {
+                let vals = t.args.map(|a| m.get(a));
+                let flags = t.args.map(|a| m.hz(a));
+                for l in 0..4 {
+                    let ap = flags.map(|f| f & approx_bit(l) != 0);
+                    if decided(step, vals.map(|c| c[l]), ap) {
+                        h |= hazard_bit(l);
+                    }
+                }
+            }
+            if decides {
+                h &= HAZARD;
+            }
+            m.set_hz(t.dst, h);
+        }
+    }))
+}
+
+/// Clears the approximate bit of a sum of products in the lanes where every operand is
+/// exact and the result is exact: all operands integers (below 2^24), or, for `dot`,
+/// the binary32 result equal to the sum of products computed exactly.
+fn polynomial_exact(m: &Machine, t: &Target, v: &[f64; 4], h: u8) -> u8 {
+    let mut out = h;
+    for (l, &r) in v.iter().enumerate() {
+        let bit = approx_bit(l);
+        if t.srcs.iter().any(|&s| m.hz(s) & bit != 0) {
+            continue;
+        }
+        let integral = t.srcs.iter().all(|&s| {
+            let x = m.get(s)[l];
+            x.fract() == 0.0 && x.abs() < 16_777_216.0
+        });
+        let exact_dot = t.dot.as_ref().is_some_and(|(a, b)| {
+            let sum: f64 = a.iter().zip(b).map(|(&x, &y)| m.get(x)[l] * m.get(y)[l]).sum();
+            sum == r
+        });
+        if (integral && r.fract() == 0.0) || exact_dot {
+            out &= !bit;
+        }
+    }
+    out
+}
+
+/// The flags of a `min`/`max`/`clamp`/`saturate` result: per lane, the approximate bit
+/// of the operand it equals (the bounds of `saturate` are exact), all operands' when
+/// they lie within rounding of the result.
+fn chosen_flags(m: &Machine, t: &Target, v: &[f64; 4], h: u8) -> u8 {
+    let mut out = h & HAZARD;
+    let zero_one = t.srcs.len() == 1;
+    for (l, &r) in v.iter().enumerate() {
+        let bit = approx_bit(l);
+        let mut close = false;
+        let mut from = false;
+        for &s in &t.srcs {
+            let x = m.get(s)[l];
+            if x == r {
+                from |= m.hz(s) & bit != 0;
+            } else if hazard::near(x, r) {
+                close = true;
+            }
+        }
+        if zero_one {
+            // saturate: the input, or a bound it lies clear of.
+            let x = m.get(t.srcs[0])[l];
+            let ap = m.hz(t.srcs[0]) & bit != 0;
+            from = ap && (x == r || hazard::near(x, r));
+            close = false;
+        }
+        if from || (close && h & bit != 0) {
+            out |= bit;
+        }
+    }
+    out
+}

@@ -1,0 +1,221 @@
+//! Hazard rules of the reference renderer: when a value the CPU computed depends on
+//! something a GPU is free to do differently, so that a difference there proves nothing
+//! about the translation. The rules run alongside the values (one flag byte per cell
+//! in [`super::machine::Machine::hz`]) and end as one hazard bit per output pixel and
+//! pass ([`super::pass::Rendered::hazard`]).
+//!
+//! **Flags.** Per lane a value may be *hazardous* (low nibble) and/or *approximate*
+//! (high nibble). Every operation ORs its operands' flags into its result (data
+//! dependence), and a write under control flow that depends on a hazard marks the
+//! written cells for those lanes, written or not ([`Machine::ctl`]); a lane that leaves a
+//! function, loop or the invocation (`return`, `break`, `continue`, `discard`, `clip`)
+//! on such a decision, or iterates a loop on a hazardous condition, is hazardous as a
+//! whole ([`Machine::sticky`]).
+//!
+//! **Approximate** values: fragment varyings (interpolated by the rasteriser), bilinear
+//! and mipmapped samples (GPUs quantise filter weights), quotients other than by a
+//! power of two or of integers into an integer (GPUs divide through a reciprocal,
+//! [`exact_quotient`]), `+ - *` results that binary32 had to round (FMA contraction
+//! rounds them differently), and every library function that is not exact
+//! (transcendentals, `lerp`, `dot`, `mul`, `smoothstep`, ...). Literals, uniforms,
+//! nearest samples, integers and the exact functions (`abs`, `floor`, ...) are exact:
+//! both sides compute them bit for bit. The result of a decision (a comparison, a step
+//! function, a conversion to int or bool) is exact: its doubt is its hazard bit. `min`,
+//! `max`, `clamp` and `saturate` are as approximate as the operand they return, unless
+//! the operands lie within rounding of each other.
+//!
+//! **Hazards** (the rules, each with known-answer tests in `tests/hazards.rs`):
+//! - *NaN/Inf*: a float result that is NaN or infinite ([`non_finite`]).
+//! - *Texel boundary*: a nearest sample whose texel coordinate `u * size` lies within
+//!   [`SUBTEXEL`] of an integer (GPUs convert coordinates with 8 sub-texel bits); an
+//!   exactly integral coordinate counts only when approximate ([`texel_boundary`]).
+//!   A sample also inherits the hazard of every texel it reads with a non-zero weight
+//!   (pass outputs, history and feedback carry hazard maps, see [`super::image`]).
+//! - *Derivatives*: `ddx`/`ddy`/`fwidth` where the coarse and fine derivative across
+//!   the 2x2 quad differ beyond rounding ([`near`]), and an implicit or biased level of
+//!   detail whose sample differs between coarse and fine derivatives, or whose level lies
+//!   within rounding of a level boundary (`NEAREST_MIPMAP_NEAREST`: `k + 0.5`).
+//! - *Decisions*: a comparison, `step`, `floor`/`ceil`/`trunc`/`frac`/`round`/`fmod`/`%`/
+//!   `modf`, or a float-to-int/bool conversion whose operand is approximate and lies
+//!   within rounding of its threshold ([`decision`], [`integer_step`], [`half_step`]).
+//!
+//! **Within rounding** ([`near`]): `|a - b| <= REL_EPS * max(|a|, |b|)` with
+//! [`REL_EPS`] = 2^-14 (about 128 binary32 ulps): wide enough for a GPU's
+//! reassociation, FMA contraction and approximate transcendentals over a typical chain
+//! of operations, narrow enough to leave real decisions alone. Two approximate operands
+//! that are exactly equal are taken to come from the same computation (which a GPU
+//! repeats identically) and are no hazard; an approximate value exactly on a constant
+//! threshold is one. Known limits: no error bound is tracked, so a threshold crossed
+//! after catastrophic cancellation (a tiny difference of large values) is not seen;
+//! 8-bit output quantisation near `k + 0.5` is left to the 2/255 tolerance.
+//!
+//! Pure functions and constants; never panics; knows nothing of Cg or presets.
+
+use super::machine::Machine;
+
+/// Relative width of "within rounding" (see the module documentation).
+pub const REL_EPS: f64 = 1.0 / 16384.0;
+
+/// How close to a texel boundary a nearest sample is a hazard, in texels.
+pub const SUBTEXEL: f64 = 1.0 / 256.0;
+
+/// The hazard bits (one per lane).
+pub const HAZARD: u8 = 0x0F;
+
+/// The approximate bits (one per lane).
+pub const APPROX: u8 = 0xF0;
+
+/// The hazard bit of lane `l`.
+#[inline]
+pub fn hazard_bit(l: usize) -> u8 {
+    1 << l
+}
+
+/// The approximate bit of lane `l`.
+#[inline]
+pub fn approx_bit(l: usize) -> u8 {
+    0x10 << l
+}
+
+/// `a` and `b` lie within rounding of each other.
+#[inline]
+pub fn near(a: f64, b: f64) -> bool {
+    (a - b).abs() <= REL_EPS * a.abs().max(b.abs())
+}
+
+/// A decision between `a` and `b` (a comparison, or a value against its threshold) is a
+/// hazard: some operand is approximate and they lie within rounding, except two exactly
+/// equal approximate operands (one computation) and an exact zero.
+#[inline]
+pub fn decision(a: f64, b: f64, approx_a: bool, approx_b: bool) -> bool {
+    if !(approx_a || approx_b) || a.is_nan() || b.is_nan() {
+        return false;
+    }
+    if a == b {
+        approx_a != approx_b && a != 0.0
+    } else {
+        near(a, b)
+    }
+}
+
+/// A step function of `x` with steps at the integers (`floor`, `ceil`, `trunc`, `frac`,
+/// float-to-int) is decided within rounding of a step (an approximate 0 included: a
+/// GPU's `-1e-8` floors to -1).
+#[inline]
+pub fn integer_step(x: f64, approx: bool) -> bool {
+    approx && x.is_finite() && near(x, x.round())
+}
+
+/// `round`: steps at the half-integers.
+#[inline]
+pub fn half_step(x: f64, approx: bool) -> bool {
+    approx && x.is_finite() && near(x, x.floor() + 0.5)
+}
+
+/// A float result that is NaN or infinite.
+#[inline]
+pub fn non_finite(x: f64) -> bool {
+    !x.is_finite()
+}
+
+/// Whether `|d|` is a power of two (a quotient by it is exact on any GPU).
+#[inline]
+pub fn power_of_two(d: f64) -> bool {
+    let a = d.abs();
+    a.is_finite() && a != 0.0 && a.log2().fract() == 0.0
+}
+
+/// A quotient `a / b` of exact operands that every GPU computes exactly: `b` a power of
+/// two, or integral operands with an integral quotient (a GPU's `a * rcp(b)` lies within
+/// an ulp of the integer and rounds to it).
+#[inline]
+pub fn exact_quotient(a: f64, b: f64) -> bool {
+    if power_of_two(b) {
+        return true;
+    }
+    let q = a / b;
+    a.fract() == 0.0 && b.fract() == 0.0 && q.fract() == 0.0 && q.abs() < 16_777_216.0
+}
+
+/// A nearest sample at texel coordinate `t` (`u * size`): within [`SUBTEXEL`] of a texel
+/// boundary; exactly on one only when `t` is approximate.
+#[inline]
+pub fn texel_boundary(t: f64, approx: bool) -> bool {
+    if !t.is_finite() {
+        return false;
+    }
+    let d = (t - t.round()).abs();
+    d < SUBTEXEL && (d > 0.0 || approx)
+}
+
+/// The flags of lane `l` of cell `a`: (hazard, approximate).
+#[inline]
+pub fn lane(m: &Machine, a: usize, l: usize) -> (bool, bool) {
+    let h = m.hz(a);
+    (h & hazard_bit(l) != 0, h & approx_bit(l) != 0)
+}
+
+/// Sets the hazard bit of every lane whose value in `v` is NaN or infinite.
+#[inline]
+pub fn mark_non_finite(v: &[f64; 4], h: u8) -> u8 {
+    let mut h = h;
+    for (l, x) in v.iter().enumerate() {
+        if non_finite(*x) {
+            h |= hazard_bit(l);
+        }
+    }
+    h
+}
+
+/// Spreads the hazard bits of a flag byte to all four lanes (a derivative mixes them).
+#[inline]
+pub fn across_lanes(h: u8) -> u8 {
+    let mut out = 0;
+    if h & HAZARD != 0 {
+        out |= HAZARD;
+    }
+    if h & APPROX != 0 {
+        out |= APPROX;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn within_rounding() {
+        assert!(near(1.0, 1.0 + 1e-6));
+        assert!(!near(1.0, 1.001));
+        assert!(near(1000.0, 1000.01));
+        assert!(!near(1e-7, 0.0));
+    }
+
+    #[test]
+    fn decisions() {
+        // Exact operands decide the same on every GPU.
+        assert!(!decision(0.5, 0.5, false, false));
+        // An approximate value exactly on a constant threshold.
+        assert!(decision(0.5, 0.5, true, false));
+        // One computation on both sides.
+        assert!(!decision(0.5, 0.5, true, true));
+        assert!(decision(0.5, 0.500001, true, true));
+        assert!(!decision(0.5, 0.6, true, false));
+        assert!(!decision(0.0, 0.0, true, false));
+        assert!(integer_step(3.0, true) && !integer_step(3.0, false) && !integer_step(3.5, true));
+        assert!(integer_step(2.99999, true));
+        assert!(half_step(2.5, true) && !half_step(2.0, true));
+    }
+
+    #[test]
+    fn texels_and_powers() {
+        assert!(texel_boundary(100.001, false));
+        assert!(!texel_boundary(100.0, false));
+        assert!(texel_boundary(100.0, true));
+        assert!(!texel_boundary(100.5, true));
+        assert!(power_of_two(0.25) && power_of_two(-8.0) && !power_of_two(3.0) && !power_of_two(0.0));
+        assert_eq!(mark_non_finite(&[1.0, f64::NAN, f64::INFINITY, 0.0], 0), 0b0110);
+        assert_eq!(across_lanes(0b0001_0100), 0xFF);
+    }
+}
