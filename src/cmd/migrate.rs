@@ -15,6 +15,7 @@ use super::{Exit, Reporter};
 use clap::Args;
 use grammar::{RealFs, Severity};
 use serde::Serialize;
+use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use translator::migrate::{self, Check, Plan, ReportDiagnostic, Root, Status};
@@ -321,36 +322,49 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
         }
     }
 
-    // Write.
+    // Write, in parallel (each file is independent; `write_atomic` syncs each one, so
+    // the waits overlap), then report failures in a stable order.
+    enum Content<'a> {
+        Text(&'a str),
+        Copy(&'a Path),
+    }
+    let files: Vec<(PathBuf, Content)> = plan
+        .shaders
+        .iter()
+        .filter_map(|s| s.text.as_deref().map(|t| (args.out.join(&s.output), Content::Text(t))))
+        .chain(plan.presets.iter().filter_map(|p| p.text.as_deref().map(|t| (args.out.join(&p.output), Content::Text(t)))))
+        .chain(plan.copies.iter().map(|c| (args.out.join(&c.output), Content::Copy(&c.source))))
+        .collect();
+    // Ok(copied a LUT), or Err((an output could not be written, message)).
+    let written: Vec<Result<bool, (bool, String)>> = pool.install(|| {
+        files
+            .par_iter()
+            .map(|(path, content)| {
+                let (bytes, copied) = match content {
+                    Content::Text(t) => (std::borrow::Cow::Borrowed(t.as_bytes()), false),
+                    Content::Copy(source) => match std::fs::read(source) {
+                        Ok(b) => (std::borrow::Cow::Owned(b), true),
+                        Err(e) => return Err((false, format!("cannot read LUT {}: {e}", source.display()))),
+                    },
+                };
+                match write_atomic(path, &bytes, true) {
+                    Ok(()) => Ok(copied),
+                    Err(WriteError::Exists) => Err((true, format!("cannot write {}: exists", path.display()))),
+                    Err(WriteError::Io(e)) => Err((true, format!("cannot write {}: {e}", path.display()))),
+                }
+            })
+            .collect()
+    });
     let mut io_failed = false;
-    let mut write = |path: &Path, bytes: &[u8]| {
-        if let Err(e) = write_atomic(path, bytes, true) {
-            let why = match e {
-                WriteError::Exists => "exists".to_owned(),
-                WriteError::Io(e) => e.to_string(),
-            };
-            reporter.error(&format!("cannot write {}: {why}", path.display()));
-            io_failed = true;
-        }
-    };
-    for s in &plan.shaders {
-        if let Some(t) = &s.text {
-            write(&args.out.join(&s.output), t.as_bytes());
-        }
-    }
-    for p in &plan.presets {
-        if let Some(t) = &p.text {
-            write(&args.out.join(&p.output), t.as_bytes());
-        }
-    }
     let mut luts_copied = 0;
-    for c in &plan.copies {
-        match std::fs::read(&c.source) {
-            Ok(bytes) => {
-                write(&args.out.join(&c.output), &bytes);
-                luts_copied += 1;
+    for outcome in &written {
+        match outcome {
+            Ok(true) => luts_copied += 1,
+            Ok(false) => {}
+            Err((output, message)) => {
+                reporter.error(message);
+                io_failed |= *output;
             }
-            Err(e) => reporter.error(&format!("cannot read LUT {}: {e}", c.source.display())),
         }
     }
 
