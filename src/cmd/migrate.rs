@@ -14,8 +14,8 @@ use super::output::{write_atomic, WriteError};
 use super::{Exit, Reporter};
 use clap::Args;
 use grammar::{RealFs, Severity};
-use serde::Serialize;
 use rayon::prelude::*;
+use serde::Serialize;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use translator::migrate::{self, Check, Plan, ReportDiagnostic, Root, Status};
@@ -332,7 +332,9 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
         .shaders
         .iter()
         .filter_map(|s| s.text.as_deref().map(|t| (args.out.join(&s.output), Content::Text(t))))
-        .chain(plan.presets.iter().filter_map(|p| p.text.as_deref().map(|t| (args.out.join(&p.output), Content::Text(t)))))
+        .chain(
+            plan.presets.iter().filter_map(|p| p.text.as_deref().map(|t| (args.out.join(&p.output), Content::Text(t)))),
+        )
         .chain(plan.copies.iter().map(|c| (args.out.join(&c.output), Content::Copy(&c.source))))
         .collect();
     // Ok(copied a LUT), or Err((an output could not be written, message)).

@@ -104,10 +104,8 @@ fn reads(prog: &PassProgram, feedback_pass: Option<usize>, n: usize) -> Vec<Reso
 /// last frame itself. Every other input of a frame (its image, `FrameCount`, sizes) is
 /// computed from its index alone, so skipping the earlier frames is exact.
 fn first_frame(spec: &ChainSpec, frame_count: usize) -> usize {
-    let stateful = spec
-        .passes
-        .iter()
-        .any(|p| p.reads.iter().any(|r| matches!(r, Resource::History(_) | Resource::Feedback(_))));
+    let stateful =
+        spec.passes.iter().any(|p| p.reads.iter().any(|r| matches!(r, Resource::History(_) | Resource::Feedback(_))));
     if stateful {
         0
     } else {
