@@ -12,6 +12,9 @@ Images (corpus/retroarch/images/):
                       1-pixel grid, a grey ramp and hard diagonal/box edges
   testcard_moved_64x48.png  the test card moved 3 right and 2 down (wrapping):
                       the next frame of a sequence, for history and feedback
+  testcard_256x224.png  the test card at SNES size: the 64x48 card at 4x (256x192),
+                      then 16 rows of red, green, blue and grey ramps (4 rows
+                      each) and 16 rows of 1-pixel white diagonals on dark blue
   gradient_32x32.png  smooth two-axis gradient (R = x, G = y, B = inverse)
   edges_16x16.png     hard edges only: a diagonal staircase and a box
 LUTs (corpus/retroarch/luts/):
@@ -83,6 +86,17 @@ def testcard_moved(x, y):
     return testcard((x - 3) % 64, (y - 2) % 48)
 
 
+def testcard_snes(x, y):
+    # The test card at the size of a SNES frame, for library-wide old/new runs at 2x.
+    if y < 192:
+        return testcard(x // 4, y // 4)
+    if y < 208:
+        v = clamp8(x * 255 / 255)
+        band = (y - 192) // 4
+        return [(v, 0, 0), (0, v, 0), (0, 0, v), (v, v, v)][band]
+    return (255, 255, 255) if (x + y) % 8 == 0 else (0, 0, 64)
+
+
 def gradient(x, y):
     return (clamp8(x * 255 / 31), clamp8(y * 255 / 31), clamp8(255 - (x + y) * 255 / 62))
 
@@ -130,6 +144,7 @@ def ramp(x, y):
 OUTPUTS = [
     ("images/testcard_64x48.png", 64, 48, testcard),
     ("images/testcard_moved_64x48.png", 64, 48, testcard_moved),
+    ("images/testcard_256x224.png", 256, 224, testcard_snes),
     ("images/gradient_32x32.png", 32, 32, gradient),
     ("images/edges_16x16.png", 16, 16, edges),
     ("luts/grade_256x16.png", 256, 16, grade),

@@ -56,7 +56,7 @@ fn main() {
     };
     let mut chain = FilterChain::new(gpu.clone(), desc).unwrap_or_else(|d| panic!("{d:?}"));
     let input = match std::env::var_os("CHAIN_BENCH_IMAGE") {
-        Some(p) => image_io::load_png(std::path::Path::new(&p)).unwrap_or_else(|d| panic!("{d:?}")),
+        Some(p) => image_io::load_image(std::path::Path::new(&p)).unwrap_or_else(|d| panic!("{d:?}")),
         None => {
             let size = Size::new(320, 240);
             InputImage { size, rgba8: (0..size.width * size.height * 4).map(|i| (i % 251) as u8).collect() }

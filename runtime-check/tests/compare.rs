@@ -86,7 +86,7 @@ fn compare_preset(name: &str, images: &[&str], frames: usize, viewport: Size) ->
     let dir = corpus();
     let inputs: Vec<InputImage> = images
         .iter()
-        .map(|i| image_io::load_png(&dir.join("images").join(i)).unwrap_or_else(|d| panic!("{i}: {d:?}")))
+        .map(|i| image_io::load_image(&dir.join("images").join(i)).unwrap_or_else(|d| panic!("{i}: {d:?}")))
         .collect();
     let gpu = match Gpu::new() {
         Ok(g) => Arc::new(g),

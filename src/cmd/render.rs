@@ -94,7 +94,7 @@ fn write(path: &Path, bytes: &[u8], force: bool, reporter: &Reporter) -> bool {
 pub fn load_images(paths: &[PathBuf], reporter: &Reporter) -> Option<Vec<runtime_check::chain::InputImage>> {
     let mut images = Vec::with_capacity(paths.len());
     for path in paths {
-        match image_io::load_png(path) {
+        match image_io::load_image(path) {
             Ok(i) => images.push(i),
             Err(d) => {
                 reporter.diagnostics(&SourceMap::new(), &[d]);

@@ -3,6 +3,8 @@
 //! - [`device`]: the adapter, device and queue; wgpu errors as data;
 //! - [`reflect`]: what a naga module declares (blocks, members, textures, samplers);
 //! - [`pipeline`]: shader modules, bind-group layouts, pipelines, the stock blit;
+//! - [`clip_space`]: vertex stages in Vulkan's clip space (y = -1 at the top) under
+//!   wgpu, so shaders see RetroArch's quad and `gl_Position`;
 //! - [`bind`]: uniform values by slang semantic name;
 //! - [`textures`]: formats, textures, samplers, read-back;
 //! - [`run`]: the chain itself, frame after frame, driven by [`crate::plan`];
@@ -18,6 +20,7 @@
 //! every failure is a [`grammar::Diagnostic`] with an `E07xx` code.
 
 pub mod bind;
+pub mod clip_space;
 pub mod device;
 pub mod image_io;
 pub mod pipeline;

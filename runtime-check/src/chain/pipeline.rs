@@ -46,10 +46,11 @@ fn vertex_layout() -> wgpu::VertexBufferLayout<'static> {
 pub fn quad_vertices() -> Vec<u8> {
     #[rustfmt::skip]
     let v: [[f32; 4]; 8] = [
-        // x, y, u, v — offscreen (identity MVP)
-        [-1.0, 1.0, 0.0, 0.0], [-1.0, -1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 0.0], [1.0, -1.0, 1.0, 1.0],
+        // x, y, u, v — RetroArch's Vulkan quads, in Vulkan's clip space (y = -1 at the
+        // top; see `clip_space`). Offscreen (identity MVP):
+        [-1.0, -1.0, 0.0, 0.0], [-1.0, 1.0, 0.0, 1.0], [1.0, -1.0, 1.0, 0.0], [1.0, 1.0, 1.0, 1.0],
         // final (ortho MVP of [0,1]²)
-        [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0, 1.0, 1.0, 0.0], [1.0, 0.0, 1.0, 1.0],
+        [0.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 1.0], [1.0, 0.0, 1.0, 0.0], [1.0, 1.0, 1.0, 1.0],
     ];
     v.iter().flat_map(|[x, y, s, t]| [*x, *y, 0.0, 1.0, *s, *t]).flat_map(f32::to_le_bytes).collect()
 }
@@ -204,13 +205,17 @@ impl PassInterface {
     }
 }
 
-/// Turns a naga module into a wgpu shader module.
+/// Turns a naga module into a wgpu shader module, its vertex stage in Vulkan's clip
+/// space (see [`super::clip_space`]).
 pub fn shader_module(gpu: &Gpu, label: &str, module: &Module) -> Result<wgpu::ShaderModule, Diagnostic> {
-    preflight_spirv(label, module)?;
+    let mut module = module.clone();
+    super::clip_space::to_vulkan_clip_space(&mut module)
+        .map_err(|e| Diagnostic::error(codes::E_CHAIN_SHADER, format!("{label}: {e}")))?;
+    preflight_spirv(label, &module)?;
     gpu.scoped(&format!("creating the shader module of {label}"), || {
         gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(label),
-            source: wgpu::ShaderSource::Naga(Cow::Owned(module.clone())),
+            source: wgpu::ShaderSource::Naga(Cow::Owned(module)),
         })
     })
 }

@@ -50,7 +50,7 @@ pub fn assemble(preset: &Preset, load_pass: &mut PassLoader<'_>) -> Result<Chain
     let mut errors = Vec::new();
     let mut luts = Vec::new();
     for l in &preset.textures {
-        match image_io::load_png(&l.resolved) {
+        match image_io::load_image(&l.resolved) {
             Ok(img) => luts.push(img),
             Err(e) => errors.push(e.with_note(format!("LUT `{}` of the preset", l.name))),
         }

@@ -6,7 +6,8 @@ use crate::codes;
 use grammar::Diagnostic;
 use std::path::Path;
 
-/// Reads a PNG (any colour type) as RGBA.
+/// Reads an image as RGBA: PNG of any colour type, or (by extension) TGA, JPEG or BMP,
+/// the formats RetroArch loads LUTs from.
 pub fn load_png(path: &Path) -> Result<RgbaF32Image, Diagnostic> {
     let err = |e: String| Diagnostic::error(codes::E_REF_IMAGE, format!("cannot read {}: {e}", path.display()));
     let img = image::open(path).map_err(|e| err(e.to_string()))?.to_rgba8();

@@ -91,16 +91,19 @@ builtins! {
     /// (Cg reference implementation). A NaN component gives 0 (pinned; the page says
     /// "ideally NaN", GLSL leaves it undefined).
     Sign => "sign",
-    /// `min(a, b)`: per component `a < b ? a : b` (Cg reference implementation). With a NaN
-    /// operand this returns `b`.
+    /// `min(a, b)`: per component `a < b ? a : b` (Cg reference implementation). With one
+    /// NaN operand this returns the other (IEEE 754-2008 minNum, pinned: what GPUs compute,
+    /// NVIDIA's FMNMX and LLVM's minnum alike, for cgc's output and ours).
     Min => "min",
-    /// `max(a, b)`: per component `a > b ? a : b` (Cg reference implementation). With a NaN
-    /// operand this returns `b`.
+    /// `max(a, b)`: per component `a > b ? a : b` (Cg reference implementation). With one
+    /// NaN operand this returns the other (maxNum, pinned as for [`Builtin::Min`]).
     Max => "max",
     /// `clamp(x, a, b)`: per component `x < a ? a : (x > b ? b : x)` (the Cg page's
     /// definition). The scalar-bound forms `clamp(floatN x, float a, float b)` use the same
     /// `a` and `b` for every component. Unlike GLSL `clamp` (undefined for `a > b`), the
     /// result is defined for `a > b`: `a` when `x < a`, else `b` when `x > b`, else `x`.
+    /// A NaN `x` gives `min(a, b)` (pinned: `max(x, a)` then `min(_, b)` as GPUs compute
+    /// it, see [`Builtin::Min`]).
     Clamp => "clamp",
     /// `saturate(x)`: per component `x < 0 ? 0 : (x > 1 ? 1 : x)`. A NaN component gives 0
     /// (pinned: the hardware saturate modifier's result; Cg leaves it unspecified).

@@ -3,7 +3,7 @@
 //! [`call`] turns one resolved builtin call (arguments already printed) into GLSL text:
 //! a same-named GLSL function where the semantics agree (`dot`, `pow`, `clamp`), a
 //! renamed one where only the name differs (`lerp` -> `mix`, `frac` -> `fract`, `rsqrt`
-//! -> `inversesqrt`, `atan2` -> `atan`, `ddx` -> `dFdx`, `round` -> `roundEven`; the GLSL
+//! -> `inversesqrt`, `atan2` -> `atan`, `ddx` -> `dFdxFine`, `round` -> `roundEven`; the GLSL
 //! names NVIDIA's Cg compiler accepted, `mod` and `texelFetchOffset`, stay themselves), the
 //! texture family mapped onto `texture`/`textureLod`/`textureGrad`/`textureProj`/
 //! `texelFetch`/`textureSize` with the right coordinate shapes (a 1D lookup samples the
@@ -121,9 +121,12 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
         GlslMod => same("mod"),
         Rsqrt => same("inversesqrt"),
         Atan2 => same("atan"),
-        Ddx => same("dFdx"),
-        Ddy => same("dFdy"),
-        Fwidth => same("fwidth"),
+        // Cg's ddx/ddy are fine derivatives (NVIDIA's profiles computed them per pixel
+        // pair, and shaders that trade values across the 2x2 quad rely on it); GLSL's
+        // dFdx leaves coarse or fine to the driver, so the port says Fine.
+        Ddx => same("dFdxFine"),
+        Ddy => same("dFdyFine"),
+        Fwidth => same("fwidthFine"),
         FloatToIntBits | FloatToRawIntBits => same("floatBitsToInt"),
         IntBitsToFloat => same("intBitsToFloat"),
         Ldexp => {

@@ -240,10 +240,17 @@ pub(crate) fn compile(
             _ => cw(&locs, &dst, z, |a| a[0].abs()),
         }),
         B::Sign => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] > 0.0)) - f64::from(u8::from(a[0] < 0.0)))),
-        B::Min => Some(cw(&locs, &dst, z, |a| if a[0] < a[1] { a[0] } else { a[1] })),
-        B::Max => Some(cw(&locs, &dst, z, |a| if a[0] > a[1] { a[0] } else { a[1] })),
+        // GPUs take min and max as IEEE 754-2008 minNum/maxNum: a NaN operand loses to
+        // a number (NVIDIA's FMNMX, LLVM's minnum/maxnum on lavapipe), and clamp is
+        // max then min. cgc's GLSL output called the same functions, so NaN-producing
+        // arithmetic that a clamp absorbs (NEDI's singular systems on flat areas)
+        // rendered as a number there too.
+        B::Min => Some(cw(&locs, &dst, z, |a| a[0].min(a[1]))),
+        B::Max => Some(cw(&locs, &dst, z, |a| a[0].max(a[1]))),
         B::Clamp => Some(cw(&locs, &dst, z, |a| {
-            if a[0] < a[1] {
+            if a[0].is_nan() {
+                a[1].min(a[2])
+            } else if a[0] < a[1] {
                 a[1]
             } else if a[0] > a[2] {
                 a[2]
