@@ -15,6 +15,7 @@ use super::output::{clean_debris, first_existing, write_atomic, WriteError};
 use super::{Exit, Reporter};
 use clap::Args;
 use grammar::{RealFs, Severity};
+use rayon::prelude::*;
 use runtime_check::compare::Status as CompareStatus;
 use serde::Serialize;
 use std::io::IsTerminal;
@@ -236,38 +237,52 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
     }
     clean_debris(&args.out);
 
-    // Write.
+    // Write, in parallel (each file is independent; `write_atomic` syncs each one, so
+    // the waits overlap), then report failures in a stable order.
+    enum Content<'a> {
+        Text(&'a str),
+        Copy(&'a Path),
+    }
+    let files: Vec<(PathBuf, Content)> = plan
+        .shaders
+        .iter()
+        .filter_map(|s| s.text.as_deref().map(|t| (args.out.join(&s.output), Content::Text(t))))
+        .chain(
+            plan.presets.iter().filter_map(|p| p.text.as_deref().map(|t| (args.out.join(&p.output), Content::Text(t)))),
+        )
+        .chain(plan.copies.iter().map(|c| (args.out.join(&c.output), Content::Copy(&c.source))))
+        .collect();
+    // Ok(whether it copied a LUT), or Err(why the output could not be written).
+    let written: Vec<Result<bool, String>> = pool.install(|| {
+        files
+            .par_iter()
+            .map(|(path, content)| {
+                let (bytes, copied) = match content {
+                    Content::Text(t) => (std::borrow::Cow::Borrowed(t.as_bytes()), false),
+                    Content::Copy(source) => {
+                        match grammar::source::read_regular(source, translator::preset::files::MAX_IMAGE_BYTES) {
+                            Ok(b) => (std::borrow::Cow::Owned(b), true),
+                            // A LUT that cannot be copied leaves a .slangp naming a missing file.
+                            Err(e) => return Err(format!("cannot read LUT {}: {e}", source.display())),
+                        }
+                    }
+                };
+                match write_atomic(path, &bytes, true) {
+                    Ok(()) => Ok(copied),
+                    Err(WriteError::Exists) => Err(format!("cannot write {}: exists", path.display())),
+                    Err(WriteError::Io(e)) => Err(format!("cannot write {}: {e}", path.display())),
+                }
+            })
+            .collect()
+    });
     let mut io_failed = false;
-    let write = |path: &Path, bytes: &[u8]| -> bool {
-        if let Err(e) = write_atomic(path, bytes, true) {
-            let why = match e {
-                WriteError::Exists => "exists".to_owned(),
-                WriteError::Io(e) => e.to_string(),
-            };
-            reporter.error(&format!("cannot write {}: {why}", path.display()));
-            return false;
-        }
-        true
-    };
-    for s in &plan.shaders {
-        if let Some(t) = &s.text {
-            io_failed |= !write(&args.out.join(&s.output), t.as_bytes());
-        }
-    }
-    for p in &plan.presets {
-        if let Some(t) = &p.text {
-            io_failed |= !write(&args.out.join(&p.output), t.as_bytes());
-        }
-    }
     let mut luts_copied = 0;
-    for c in &plan.copies {
-        match grammar::source::read_regular(&c.source, translator::preset::files::MAX_IMAGE_BYTES) {
-            Ok(bytes) => {
-                io_failed |= !write(&args.out.join(&c.output), &bytes);
-                luts_copied += 1;
-            }
-            Err(e) => {
-                reporter.error(&format!("cannot read LUT {}: {e}", c.source.display()));
+    for outcome in &written {
+        match outcome {
+            Ok(true) => luts_copied += 1,
+            Ok(false) => {}
+            Err(message) => {
+                reporter.error(message);
                 io_failed = true;
             }
         }

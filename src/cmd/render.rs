@@ -123,7 +123,13 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
     }
     let Some(images) = load_images(&args.images, reporter) else { return Exit::Failure };
     let mut sources = SourceMap::new();
-    let (desc, diags) = chain::preset::load_preset(&mut sources, &args.preset, &RealFs);
+    // Opening the device (Vulkan instance, adapter) and compiling the passes are
+    // independent: the device opens on a second thread meanwhile (start-up time).
+    let (opened, (desc, diags)) = std::thread::scope(|s| {
+        let opening = s.spawn(Gpu::new);
+        let loaded = chain::preset::load_preset(&mut sources, &args.preset, &RealFs);
+        (opening.join(), loaded)
+    });
     reporter.diagnostics(&sources, &diags);
     let Some(mut desc) = desc else { return Exit::Errors };
     let dumps: Vec<PathBuf> = match &args.dump_passes {
@@ -154,7 +160,17 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
         return Exit::Failure;
     }
     desc.parameters.extend(args.params.iter().cloned());
-    let Some(gpu) = gpu(&sources, reporter) else { return Exit::Failure };
+    let gpu = match opened {
+        Ok(Ok(g)) => Arc::new(g),
+        Ok(Err(d)) => {
+            reporter.diagnostics(&sources, &[d]);
+            return Exit::Failure;
+        }
+        Err(_) => {
+            reporter.error("opening the GPU device failed (its thread panicked)");
+            return Exit::Failure;
+        }
+    };
     let mut chain = match FilterChain::new(gpu, desc) {
         Ok(c) => c,
         Err(d) => {

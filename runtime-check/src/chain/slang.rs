@@ -61,22 +61,34 @@ pub fn compile_slang(path: &Path, text: &str, includes: Option<Includes>) -> Res
     if !errors.is_empty() {
         return Err(errors);
     }
-    let mut modules = Vec::new();
-    for stage in Stage::BOTH {
+    // The two stages are independent: the fragment stage compiles on a second thread
+    // while this one compiles the vertex stage (start-up time of `render`).
+    let compile_stage = |stage: Stage| -> Result<naga::Module, Vec<Diagnostic>> {
         let source = stages.stage(stage);
-        let words = match glslang::compile(&source.text, stage) {
-            Ok(w) => w,
-            Err(messages) => {
-                for m in messages {
+        let words = glslang::compile(&source.text, stage).map_err(|messages| {
+            messages
+                .into_iter()
+                .map(|m| {
                     let line = m.line.and_then(|l| source.origin(l)).filter(|o| o.file == 0).map(|o| o.line);
-                    errors.push(located(line, &format!("glslang ({stage} stage): {}", m.text)));
-                }
-                continue;
-            }
-        };
-        match spirv_to_naga(&words, stage) {
+                    located(line, &format!("glslang ({stage} stage): {}", m.text))
+                })
+                .collect::<Vec<_>>()
+        })?;
+        spirv_to_naga(&words, stage).map_err(|e| vec![shader_error(path, format!("{stage} stage: {e}"))])
+    };
+    let (vertex, fragment) = std::thread::scope(|s| {
+        let fragment = s.spawn(|| compile_stage(Stage::Fragment));
+        let vertex = compile_stage(Stage::Vertex);
+        let fragment = fragment
+            .join()
+            .unwrap_or_else(|_| Err(vec![shader_error(path, "the fragment stage's compiler thread panicked")]));
+        (vertex, fragment)
+    });
+    let mut modules = Vec::new();
+    for result in [vertex, fragment] {
+        match result {
             Ok(m) => modules.push(m),
-            Err(e) => errors.push(shader_error(path, format!("{stage} stage: {e}"))),
+            Err(e) => errors.extend(e),
         }
     }
     if !errors.is_empty() {

@@ -123,7 +123,22 @@ pub struct PresetOutput {
     pub passes: Vec<PassOutput>,
 }
 
-/// Renders `job.frame_count` frames of the preset; returns the last frame's output at
+/// The first frame whose rendering can change the last one's output: frame 0 when a
+/// pass reads the history or a feedback image (state carried between frames), else the
+/// last frame itself. Every other input of a frame (its image, `FrameCount`, sizes) is
+/// computed from its index alone, so skipping the earlier frames is exact.
+fn first_frame(spec: &ChainSpec, frame_count: usize) -> usize {
+    let stateful =
+        spec.passes.iter().any(|p| p.reads.iter().any(|r| matches!(r, Resource::History(_) | Resource::Feedback(_))));
+    if stateful {
+        0
+    } else {
+        frame_count.saturating_sub(1)
+    }
+}
+
+/// Renders `job.frame_count` frames of the preset (only the last when no pass reads
+/// state carried between frames, see [`first_frame`]); returns the last frame's output at
 /// viewport size (8-bit quantised, as the swapchain stores it).
 pub fn render_preset(job: &PresetRender) -> Result<RgbaF32Image, Vec<Diagnostic>> {
     render_preset_detailed(job).map(|o| o.image)
@@ -193,7 +208,7 @@ pub fn render_preset_detailed(job: &PresetRender) -> Result<PresetOutput, Vec<Di
     let mut history: Vec<Arc<MipChain>> = Vec::new();
     let mut feedback: Vec<Option<Arc<MipChain>>> = vec![None; n];
     let mut last = None;
-    for f in 0..job.frame_count {
+    for f in first_frame(&spec, job.frame_count)..job.frame_count {
         let input = &job.frames[f % job.frames.len()];
         let previous_inputs: Vec<Size> =
             (1..=f.min(8)).map(|k| size(&job.frames[(f - k) % job.frames.len()])).collect();

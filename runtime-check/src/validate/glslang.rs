@@ -8,7 +8,8 @@
 //! numbers of the stage text (RetroArch uses `#line` directives for the same purpose).
 //!
 //! glslang's info log is parsed into [`Message`]s carrying the stage line, so the
-//! caller can map them to the user's source. The call is isolated like naga's (see
+//! caller can map them to the user's source. Each distinct stage text is compiled once
+//! per process (a bounded memo; glslang is deterministic). The call is isolated like naga's (see
 //! [`super::naga::isolate`]): the Rust bindings `expect` on some impossible-looking
 //! states, and a panic there must not take the CLI down.
 
@@ -20,6 +21,8 @@ use glslang::{
     Target, VulkanVersion,
 };
 use grammar::Severity;
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 /// The defines RetroArch adds to every slang file.
 pub const RETROARCH_DEFINES: [&str; 3] =
@@ -59,7 +62,52 @@ impl Message {
 }
 
 /// Compiles one stage text (as built by [`super::split_stages`]) to SPIR-V words.
-pub fn compile(text: &str, stage: Stage) -> Result<Vec<u32>, Vec<Message>> {
+///
+/// glslang is deterministic, so each distinct (stage, text) is compiled once per
+/// process and its outcome remembered ([`Memo`]): a library repeats stage texts (stock
+/// vertex stages, a shader validated in several preset contexts, `migrate --compare`
+/// compiling again what validation compiled).
+pub fn compile(text: &str, stage: Stage) -> Outcome {
+    if let Some(hit) = MEMO.get(text, stage) {
+        return hit;
+    }
+    let result = compile_uncached(text, stage);
+    MEMO.put(text, stage, &result);
+    result
+}
+
+/// What [`compile`] returns.
+type Outcome = Result<Vec<u32>, Vec<Message>>;
+
+/// Outcomes of earlier compilations by (stage, text), up to [`Memo::BUDGET`] bytes of
+/// text and SPIR-V; past the budget nothing more is remembered (memory stays bounded,
+/// results never change).
+struct Memo {
+    /// Bytes remembered, and the outcomes of each stage by text.
+    entries: Mutex<(usize, [HashMap<String, Outcome>; 2])>,
+}
+
+impl Memo {
+    const BUDGET: usize = 64 << 20;
+
+    fn get(&self, text: &str, stage: Stage) -> Option<Outcome> {
+        let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        entries.1[stage as usize].get(text).cloned()
+    }
+
+    fn put(&self, text: &str, stage: Stage, result: &Outcome) {
+        let cost = text.len() + result.as_ref().map_or(256, |w| w.len() * 4);
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        if entries.0 + cost <= Self::BUDGET {
+            entries.0 += cost;
+            entries.1[stage as usize].insert(text.to_owned(), result.clone());
+        }
+    }
+}
+
+static MEMO: LazyLock<Memo> = LazyLock::new(|| Memo { entries: Mutex::new((0, [HashMap::new(), HashMap::new()])) });
+
+fn compile_uncached(text: &str, stage: Stage) -> Result<Vec<u32>, Vec<Message>> {
     if let Some(at) = text.find('\0') {
         let line = text[..at].matches('\n').count() as u32 + 1;
         return Err(vec![Message {

@@ -103,12 +103,19 @@ pub struct Verdict {
 impl Verdict {
     pub fn of(c: Option<&PresetComparison>) -> Verdict {
         let Some(c) = c else { return Verdict { status: "-".into(), ..Verdict::default() } };
-        let cause = match (&c.error, c.status) {
-            (Some(e), _) => e.clone(),
-            (None, "fail") => format!("below the thresholds ({:.3}% within 2/255)", c.within_2_255.unwrap_or(0.0)),
-            _ => String::new(),
+        // The computed cause and its one-line detail; the error when not compared.
+        let cause = match (c.cause, &c.cause_detail, &c.error) {
+            (Some(cause), Some(detail), _) => format!("{}: {detail}", cause.as_str()),
+            (Some(cause), None, _) => cause.as_str().to_owned(),
+            (None, _, Some(e)) => e.clone(),
+            (None, _, None) => String::new(),
         };
-        Verdict { status: c.status.to_owned(), cause, psnr: c.psnr, compared: c.status != "error" }
+        Verdict {
+            status: c.status.as_str().to_owned(),
+            cause,
+            psnr: c.psnr,
+            compared: c.status != runtime_check::compare::Status::Error,
+        }
     }
 
     /// PSNR as shown: `inf` for identical images, `-` when not measured.

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Times cg2slang's filter chain against librashader's Vulkan runtime on the same .slangp
+# files, and prints per-frame cost, start-up and their ratios.
+#
+#   tools/bench-vs-librashader.sh MIGRATED_TREE IMAGE [FRAMES]
+#
+# MIGRATED_TREE is the output of `cg2slang migrate` over libretro/common-shaders (e.g.
+#   cg2slang migrate ../common-shaders --out /tmp/cs-slang --no-validate);
+# IMAGE the input frame (PNG; the 256x224 test card is corpus/tools/gen_images.py's);
+# FRAMES (default 601) the longer run. Binaries: $CG2SLANG (default
+# target/release/cg2slang) and $LIBRASHADER_CLI (default `librashader-cli` on PATH;
+# install it with `cargo install librashader-cli --no-default-features --features
+# vulkan,wgpu`). $PRESETS overrides the preset list (paths relative to the tree).
+#
+# Both sides render at the input image's size: librashader-cli 0.12's Vulkan runtime
+# takes its viewport from the input image whatever `--dimensions` says (it only sizes
+# the output image), so a larger `--viewport` on our side would time a different amount
+# of work. To time a 1920x1080 viewport, give a 1920x1080 IMAGE.
+#
+# start-up = wall time of a 1-frame run (process start, device, shader compilation,
+# pipelines, one frame, read-back, PNG); per frame = (t(FRAMES) - t(1)) / (FRAMES - 1);
+# each figure is the best of $REPEAT (default 3) runs. CI does not run this script.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+tree="${1:?usage: $0 MIGRATED_TREE IMAGE [FRAMES]}"
+image="${2:?usage: $0 MIGRATED_TREE IMAGE [FRAMES]}"
+frames="${3:-601}"
+ours="${CG2SLANG:-target/release/cg2slang}"
+theirs="${LIBRASHADER_CLI:-librashader-cli}"
+repeat="${REPEAT:-3}"
+presets="${PRESETS:-crt/crt-geom crt/crt-royale xbr/super-xbr-6p-adaptive crt/crt-easymode-halation ntsc/ntsc-320px-svideo-gauss-scanline}"
+
+if ! command -v "$theirs" > /dev/null 2>&1; then
+    echo "librashader-cli not found ($theirs). Install it with:" >&2
+    echo "  cargo install librashader-cli --no-default-features --features vulkan,wgpu" >&2
+    echo "or point LIBRASHADER_CLI at the binary." >&2
+    exit 2
+fi
+if [ ! -x "$ours" ]; then
+    echo "$ours not found: build it (cargo build --release) or set CG2SLANG" >&2
+    exit 2
+fi
+size="$(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); print("%dx%d" % struct.unpack(">II", d[16:24]))' "$image")"
+# wgpu and librashader print XDG warnings without a session; give them a private dir.
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+
+# best wall time in seconds of "$@" over $repeat runs; fails when the command fails.
+best() {
+    local b="" t s e
+    for _ in $(seq "$repeat"); do
+        s=$(date +%s.%N)
+        "$@" > /dev/null 2>&1 || return 1
+        e=$(date +%s.%N)
+        t=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }')
+        if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then b=$t; fi
+    done
+    echo "$b"
+}
+run_ours() { "$ours" render "$tree/$1.slangp" --image "$image" --viewport "$size" --frames "$2" --out "$out/ours.png" --force; }
+run_theirs() { "$theirs" render -p "$tree/$1.slangp" -i "$image" -f "$(($2 - 1))" -o "$out/theirs.png" -r vulkan; }
+
+if command -v vulkaninfo > /dev/null 2>&1; then
+    echo "Vulkan devices: $(vulkaninfo --summary 2>/dev/null | grep deviceName | sed 's/.*= //' | paste -sd ', ')"
+fi
+echo "image $image ($size), viewport $size, $frames frames, best of $repeat"
+printf '%-40s %12s %12s %7s %11s %11s %7s\n' preset "ours ms/fr" "lr ms/fr" ratio "ours start" "lr start" ratio
+for p in $presets; do
+    if ! o1=$(best run_ours "$p" 1) || ! on=$(best run_ours "$p" "$frames"); then
+        printf '%-40s cg2slang render failed\n' "$p"
+        continue
+    fi
+    if ! t1=$(best run_theirs "$p" 1) || ! tn=$(best run_theirs "$p" "$frames"); then
+        printf '%-40s librashader-cli render failed\n' "$p"
+        continue
+    fi
+    awk -v p="$p" -v o1="$o1" -v on="$on" -v t1="$t1" -v tn="$tn" -v n="$frames" 'BEGIN {
+        of = (on - o1) / (n - 1) * 1000; tf = (tn - t1) / (n - 1) * 1000;
+        if (of < 0) of = 0; if (tf < 0) tf = 0;
+        fr = (tf > 0) ? sprintf("%.2f", of / tf) : "-";
+        printf "%-40s %12.3f %12.3f %7s %10.3fs %10.3fs %7.2f\n", p, of, tf, fr, o1, t1, o1 / t1 }'
+done
