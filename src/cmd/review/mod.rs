@@ -211,7 +211,8 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
     let failed = plan.shaders.iter().filter(|s| s.text.is_none()).count()
         + plan.presets.iter().filter(|p| p.text.is_none()).count();
     let invalid = plan.shaders.iter().filter(|s| s.naga == Check::Error || s.glslang == Check::Error).count();
-    let not_passing = review.comparisons.iter().flatten().filter(|c| c.status != runtime_check::compare::Status::Pass).count();
+    let not_passing =
+        review.comparisons.iter().flatten().filter(|c| c.status != runtime_check::compare::Status::Pass).count();
     let unreadable = review
         .shader_baselines
         .iter()
