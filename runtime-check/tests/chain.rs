@@ -485,13 +485,24 @@ fn a_slang_preset_with_errors_is_diagnosed() {
         "#version 450\n#pragma stage vertex\nvoid main() { nope; }\n#pragma stage fragment\nvoid main() {}\n",
     )
     .unwrap_or_else(|e| panic!("{e}"));
+    // A shader that does not compile: the chain's own error, for both stages.
     let path = dir.join("p.slangp");
-    std::fs::write(&path, "shaders = 2\nshader0 = bad.slang\nshader1 = missing.slang\n")
-        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&path, "shaders = 1\nshader0 = bad.slang\n").unwrap_or_else(|e| panic!("{e}"));
     let mut sources = grammar::SourceMap::new();
     let (desc, diags) = runtime_check::chain::preset::load_preset(&mut sources, &path, &grammar::RealFs);
     assert!(desc.is_none());
-    let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
-    assert!(codes.iter().filter(|c| **c == runtime_check::codes::E_CHAIN_SHADER).count() >= 2, "{diags:#?}");
+    assert!(diags.iter().any(|d| d.code == runtime_check::codes::E_CHAIN_SHADER), "{diags:#?}");
+    // A shader file that does not exist: the preset reader refuses it, naming the file.
+    let path = dir.join("q.slangp");
+    std::fs::write(&path, "shaders = 2\nshader0 = bad.slang\nshader1 = missing.slang\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (desc, diags) = runtime_check::chain::preset::load_preset(&mut sources, &path, &grammar::RealFs);
+    assert!(desc.is_none());
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.code == translator::codes::E_PRESET_FILE_UNREADABLE && d.message.contains("missing.slang")),
+        "{diags:#?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

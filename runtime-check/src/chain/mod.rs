@@ -10,6 +10,8 @@
 //! - [`run`]: the chain itself, frame after frame, driven by [`crate::plan`];
 //! - [`slang`]: a `.slang` file on disk to naga modules (glslang, combined samplers
 //!   split in the SPIR-V, naga's SPIR-V front end); [`preset`] a whole `.slangp`;
+//! - [`fetch_offset`]: texel-fetch offsets folded into the coordinate in the SPIR-V,
+//!   which naga would drop;
 //! - [`image_io`]: PNG in and out (writes are atomic).
 //!
 //! Modules come either from memory (the translator's naga dialect, through naga's GLSL
@@ -22,6 +24,7 @@
 pub mod bind;
 pub mod clip_space;
 pub mod device;
+pub mod fetch_offset;
 pub mod image_io;
 pub mod pipeline;
 pub mod preset;

@@ -104,7 +104,7 @@ pub fn compile_slang(path: &Path, text: &str, includes: Option<Includes>) -> Res
 
 /// SPIR-V words from glslang to a validated naga module.
 pub fn spirv_to_naga(words: &[u32], stage: Stage) -> Result<naga::Module, String> {
-    let split = split_combined_samplers(words)?;
+    let split = super::fetch_offset::fold_fetch_offsets(&split_combined_samplers(words)?)?;
     let result = vnaga::isolate(|| {
         let options = naga::front::spv::Options {
             adjust_coordinate_space: false,

@@ -150,6 +150,14 @@ fn decoder(format: wgpu::TextureFormat) -> Option<(u32, TexelDecoder)> {
     fn u8n(b: u8) -> f32 {
         f32::from(b) / 255.0
     }
+    fn srgb8(b: u8) -> f32 {
+        let v = u8n(b);
+        if v <= 0.040_45 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    }
     fn f32at(b: &[u8], i: usize) -> f32 {
         let mut a = [0u8; 4];
         a.copy_from_slice(&b[i * 4..i * 4 + 4]);
@@ -159,7 +167,10 @@ fn decoder(format: wgpu::TextureFormat) -> Option<(u32, TexelDecoder)> {
         half_to_f32(u16::from_le_bytes([b[i * 2], b[i * 2 + 1]]))
     }
     Some(match format {
-        T::Rgba8Unorm | T::Rgba8UnormSrgb => (4, |b| [u8n(b[0]), u8n(b[1]), u8n(b[2]), u8n(b[3])]),
+        T::Rgba8Unorm => (4, |b| [u8n(b[0]), u8n(b[1]), u8n(b[2]), u8n(b[3])]),
+        // A shader reading an sRGB texel gets it decoded; so does the read-back, so a
+        // pass's output means the same as the reference's (linear) pass output.
+        T::Rgba8UnormSrgb => (4, |b| [srgb8(b[0]), srgb8(b[1]), srgb8(b[2]), u8n(b[3])]),
         T::Bgra8Unorm => (4, |b| [u8n(b[2]), u8n(b[1]), u8n(b[0]), u8n(b[3])]),
         T::R8Unorm => (1, |b| [u8n(b[0]), 0.0, 0.0, 1.0]),
         T::Rg8Unorm => (2, |b| [u8n(b[0]), u8n(b[1]), 0.0, 1.0]),

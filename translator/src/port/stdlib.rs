@@ -289,6 +289,11 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
         Tex2DProj | TexRectProj => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
         Tex2DProjShadow | TexRectProjShadow => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
         Tex2DFetch | TexRectFetch => packed("tex2Dfetch", "ivec4", "texelFetch($s, $c.xy, $c.w)", arg(1)?),
+        // naga's GLSL front end drops the offset of `texelFetchOffset`; the naga dialect
+        // adds it to the coordinate, which reads the same texel.
+        Tex2DFetchOffset if first.pair.is_some() => {
+            Ok((format!("texelFetch({s}, ({}) + ({}), {})", arg(1)?.text, arg(3)?.text, arg(2)?.text), PRIMARY))
+        }
         Tex2DFetchOffset => {
             Ok((format!("texelFetchOffset({s}, {}, {}, {})", arg(1)?.text, arg(2)?.text, arg(3)?.text), PRIMARY))
         }
