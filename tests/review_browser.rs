@@ -278,9 +278,13 @@ fn review_with_comparison_shows_images_and_why_a_preset_cannot_be_compared() {
     let index = site.join("index.html");
     let dom = load(&index, &profile);
     assert!(tag_with(&dom, "hostile.cgp\"").contains(r#"data-verdict="pass""#), "{dom}");
+    // A LUT file that does not exist: the preset does not translate (RetroArch refuses it).
     let missing = tag_with(&dom, "missing-lut.cgp\"");
-    assert!(missing.contains(r#"data-verdict="error""#), "{missing}");
-    assert!(missing.contains("no-such-tint"), "the cause names the missing file: {missing}");
+    assert!(missing.contains(r#"data-status="error""#), "{missing}");
+    // Over the pixel budget: translated, but old and new are not rendered, and the row says why.
+    let oversized = tag_with(&dom, "oversized.cgp\"");
+    assert!(oversized.contains(r#"data-status="ok""#) && oversized.contains(r#"data-verdict="error""#), "{oversized}");
+    assert!(oversized.contains(r#"data-cause="limit: E0809"#), "the cause is the limit: {oversized}");
 
     for what in ["input", "old", "new", "diff"] {
         let png = site.join(format!("presets/hostile.slangp.{what}.png"));
@@ -295,8 +299,10 @@ fn review_with_comparison_shows_images_and_why_a_preset_cannot_be_compared() {
     chromium(&page, &[&format!("--screenshot={}", shot.display()), "--window-size=1000,1400"], &profile);
     assert_eq!(image::image_dimensions(&shot).expect("screenshot"), (1000, 1400));
 
+    let dom = load(&site.join("presets/oversized.slangp.html"), &profile);
+    assert!(dom.contains("Could not be compared: E0809"), "{dom}");
     let dom = load(&site.join("presets/missing-lut.slangp.html"), &profile);
-    assert!(dom.contains("Could not be compared: "), "{dom}");
+    assert!(dom.contains("no-such-tint.png cannot be read"), "the page names the missing file: {dom}");
 }
 
 #[test]

@@ -500,7 +500,7 @@ pub fn compare_cgp(
         return Err(failed(Step::Load, diags.into_iter().filter(Diagnostic::is_error).collect()));
     };
     let input = images.first().map_or(Size::new(1, 1), |i| i.size);
-    check_pixel_budget(&preset, input, viewport).map_err(|d| failed(Step::Load, vec![d]))?;
+    check_pixel_budget(&preset, input, viewport).map_err(|d| failed(Step::Budget, vec![d]))?;
     let desc = translate_cgp_edited(sources, &preset, fs, edit).map_err(|d| failed(Step::Translate, d))?;
     let (new, new_passes) = {
         let _serial = gpu.1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -4,11 +4,11 @@
 //!
 //! - [`Status`]: `pass` (the well-defined pixels meet the thresholds and at most
 //!   [`HAZARD_SHARE_LIMIT_PCT`] % of the pixels are hazardous), `pass-hazardous` (the
-//!   whole image meets them but more pixels are hazardous: no proof), `fail` (the
-//!   well-defined pixels miss them, or the whole image does with more than the limit
-//!   hazardous), `error` (a side could not render).
+//!   well-defined pixels meet them but more pixels are hazardous: no proof, whatever the
+//!   hazardous pixels show), `fail` (the well-defined pixels miss them), `error` (a side
+//!   could not render, or the preset could not be used).
 //! - [`Cause`]: `hazard`, `translation`, `chain`, `reference`, `runtime-difference`,
-//!   `unexplained`.
+//!   `input`, `limit`, `unexplained`.
 //!
 //! Never renders and never guesses: where the evidence does not single out a class the
 //! cause is [`Cause::Unexplained`].
@@ -65,6 +65,12 @@ pub enum Cause {
     /// A documented, deliberate difference between RetroArch's Cg and slang runtimes
     /// (ARCHITECTURE.md, "Runtime differences").
     RuntimeDifference,
+    /// The preset cannot be used as given: it or a file it names cannot be read or is
+    /// malformed (RetroArch refuses it too).
+    Input,
+    /// Comparing the preset would exceed one of the tool's documented limits (README,
+    /// "Limits"), so nothing was rendered.
+    Limit,
     /// The evidence does not single out a class.
     Unexplained,
 }
@@ -77,6 +83,8 @@ impl Cause {
             Cause::Chain => "chain",
             Cause::Reference => "reference",
             Cause::RuntimeDifference => "runtime-difference",
+            Cause::Input => "input",
+            Cause::Limit => "limit",
             Cause::Unexplained => "unexplained",
         }
     }
@@ -92,32 +100,26 @@ pub struct Verdict {
 
 /// The verdict from the metrics alone: the whole image, the well-defined pixels and
 /// the hazard share. A `fail` of the well-defined pixels gets no cause here
-/// (localisation decides it); a whole image that fails only on its hazardous pixels is
-/// a `pass` (cause `hazard`) when they are at most [`HAZARD_SHARE_LIMIT_PCT`] % of it,
-/// else a `fail` with cause `hazard`.
+/// (localisation decides it). Otherwise the verdict is `pass`, or `pass-hazardous` when
+/// more than [`HAZARD_SHARE_LIMIT_PCT`] % of the pixels are hazardous; either carries
+/// cause `hazard` when the whole image misses the thresholds (only hazardous pixels
+/// differ) or the share is over the limit.
 pub fn judge(whole: &Metrics, well_defined: &Metrics, hazard_pct: f64, t: &Thresholds) -> Verdict {
     if !well_defined.passes(t) {
         return Verdict { status: Status::Fail, cause: None, detail: None };
     }
+    let differ = !whole.passes(t);
     if hazard_pct > HAZARD_SHARE_LIMIT_PCT {
-        if !whole.passes(t) {
-            return Verdict {
-                status: Status::Fail,
-                cause: Some(Cause::Hazard),
-                detail: Some(format!(
-                    "only hazardous pixels differ, but they are {hazard_pct:.1}% of the image (limit {HAZARD_SHARE_LIMIT_PCT}%)"
-                )),
-            };
-        }
+        let what = if differ { "and only they differ beyond the thresholds" } else { "and they match too" };
         return Verdict {
             status: Status::PassHazardous,
             cause: Some(Cause::Hazard),
             detail: Some(format!(
-                "{hazard_pct:.1}% of the pixels are hazardous (limit {HAZARD_SHARE_LIMIT_PCT}%): the match proves little"
+                "{hazard_pct:.1}% of the pixels are hazardous (limit {HAZARD_SHARE_LIMIT_PCT}%), {what}: the match proves little"
             )),
         };
     }
-    if !whole.passes(t) {
+    if differ {
         return Verdict {
             status: Status::Pass,
             cause: Some(Cause::Hazard),
@@ -132,6 +134,8 @@ pub fn judge(whole: &Metrics, well_defined: &Metrics, hazard_pct: f64, t: &Thres
 pub enum Step {
     /// Loading the `.cgp`.
     Load,
+    /// Checking the comparison against the pixel budget.
+    Budget,
     /// Translating, validating and building the chain description (LUTs included).
     Translate,
     /// Rendering the translation on the GPU chain.
@@ -144,13 +148,15 @@ pub enum Step {
 /// diagnostic's code: a chain code (`E07xx`) or naga's SPIR-V front end (`E0626`..
 /// `E0628`) is the chain, the final-pass feedback (`E0703`) a runtime difference, any
 /// other translation or validation error the translation, a reference failure the
-/// reference; a preset that cannot be loaded is unexplained.
+/// reference; a preset that cannot be loaded is the input, one over the pixel budget a
+/// limit.
 pub fn cause_of_error(step: Step, diags: &[Diagnostic]) -> (Cause, String) {
     let first = diags.iter().find(|d| d.is_error()).or(diags.first());
     let line = first.map_or_else(|| "no diagnostic".to_owned(), |d| format!("{}: {}", d.code, d.message));
     let code = first.map_or("", |d| d.code);
     let cause = match step {
-        Step::Load => Cause::Unexplained,
+        Step::Load => Cause::Input,
+        Step::Budget => Cause::Limit,
         Step::RenderOld => Cause::Reference,
         Step::Translate | Step::RenderNew => {
             let naga_spirv = [codes::E_NAGA_PARSE, codes::E_NAGA_VALIDATION, codes::E_NAGA_PANIC].contains(&code);
@@ -183,8 +189,11 @@ mod tests {
         assert_eq!(judge(&bad, &good, 1.0, &t).status, Status::Pass);
         assert_eq!(judge(&bad, &good, 1.0, &t).cause, Some(Cause::Hazard));
         assert_eq!(judge(&good, &good, 5.1, &t).status, Status::PassHazardous);
-        let hazard_fail = judge(&bad, &good, 50.0, &t);
-        assert_eq!((hazard_fail.status, hazard_fail.cause), (Status::Fail, Some(Cause::Hazard)));
+        // Mostly hazardous, and only hazardous pixels differ: no proof, but no failure of
+        // the well-defined pixels either.
+        let mostly_hazardous = judge(&bad, &good, 50.0, &t);
+        assert_eq!((mostly_hazardous.status, mostly_hazardous.cause), (Status::PassHazardous, Some(Cause::Hazard)));
+        assert!(mostly_hazardous.detail.is_some_and(|d| d.contains("only they differ")));
         assert_eq!(judge(&good, &good, 5.0, &t).status, Status::Pass);
         assert_eq!(judge(&good, &bad, 0.0, &t).status, Status::Fail);
     }
@@ -198,7 +207,8 @@ mod tests {
         assert_eq!(cause_of_error(Step::Translate, &d(codes::E_CHAIN_IMAGE)).0, Cause::Chain);
         assert_eq!(cause_of_error(Step::RenderNew, &d(codes::E_CHAIN_GPU)).0, Cause::Chain);
         assert_eq!(cause_of_error(Step::RenderNew, &d(codes::E_CHAIN_FINAL_FEEDBACK)).0, Cause::RuntimeDifference);
-        assert_eq!(cause_of_error(Step::Load, &d(codes::E_CHAIN_PRESET)).0, Cause::Unexplained);
+        assert_eq!(cause_of_error(Step::Load, &d(codes::E_CHAIN_PRESET)).0, Cause::Input);
+        assert_eq!(cause_of_error(Step::Budget, &d(codes::E_COMPARE_PIXEL_BUDGET)).0, Cause::Limit);
         assert_eq!(Cause::RuntimeDifference.as_str(), "runtime-difference");
     }
 }
