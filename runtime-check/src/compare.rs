@@ -579,11 +579,21 @@ fn first_divergence(
     t: &Thresholds,
 ) -> Option<PassDivergence> {
     for (index, (o, n)) in old.iter().zip(new).enumerate() {
-        let Ok(well_defined) = metrics_where(&o.image, n, &o.hazard) else { continue };
+        // An sRGB target is compared as stored (encoded): one 8-bit step of its storage
+        // near white is more than 2/255 of linear value.
+        let stored = |img: &RgbaF32Image| {
+            if o.storage == reference::StorageFormat::Srgb8 {
+                srgb_encoded(img)
+            } else {
+                img.clone()
+            }
+        };
+        let (o_img, n_img) = (stored(&o.image), stored(n));
+        let Ok(well_defined) = metrics_where(&o_img, &n_img, &o.hazard) else { continue };
         if well_defined.passes(t) {
             continue;
         }
-        let Ok(metrics) = metrics(&o.image, n) else { continue };
+        let Ok(metrics) = metrics(&o_img, &n_img) else { continue };
         let shader = preset.passes.get(index).map(|p| p.shader_resolved.clone()).unwrap_or_default();
         return Some(PassDivergence {
             index,
@@ -591,11 +601,21 @@ fn first_divergence(
             well_defined,
             metrics,
             hazard_pct: hazard_pct(&o.hazard),
-            old: o.image.clone(),
-            new: n.clone(),
+            old: o_img,
+            new: n_img,
         });
     }
     None
+}
+
+/// `img` with its colour channels sRGB-encoded (alpha as it is).
+fn srgb_encoded(img: &RgbaF32Image) -> RgbaF32Image {
+    let e = reference::image::srgb_encode;
+    RgbaF32Image {
+        width: img.width,
+        height: img.height,
+        pixels: img.pixels.iter().map(|p| [e(p[0]), e(p[1]), e(p[2]), p[3]]).collect(),
+    }
 }
 
 /// The cause of a divergent pass: the chain when the naga-dialect route renders the

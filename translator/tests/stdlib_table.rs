@@ -49,16 +49,10 @@ const GAPS: &[(&str, &str)] = &[
 ];
 
 fn reference(name: &str) -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    // shared/ sits beside the repository checkout (CI too); a worktree of the
-    // repository one level deeper finds it one level further up.
-    for up in ["../../shared/reference", "../../../shared/reference", "../shared/reference"] {
-        let p = manifest.join(up).join(name);
-        if p.is_file() {
-            return p;
-        }
-    }
-    panic!("{name} not found beside the checkout (looked in ../../shared/reference from {})", manifest.display());
+    // The measured tables, kept in the repository (tests/cgc/README.md says where from).
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cgc").join(name);
+    assert!(p.is_file(), "{} is missing", p.display());
+    p
 }
 
 fn rows(name: &str) -> Vec<Vec<String>> {

@@ -110,6 +110,9 @@ pub struct PassOutput {
     pub image: RgbaF32Image,
     /// One flag per pixel: hazardous (see [`super::hazard`]).
     pub hazard: Vec<bool>,
+    /// The target's storage format (`image` holds what a shader reads back: decoded
+    /// linear values for sRGB).
+    pub storage: StorageFormat,
 }
 
 /// A whole preset's render: the viewport image, its hazard map, and every pass of the
@@ -294,7 +297,10 @@ pub fn render_preset_detailed(job: &PresetRender) -> Result<PresetOutput, Vec<Di
         history.truncate(8);
         let passes = outputs
             .iter()
-            .filter_map(|o| o.base().map(|b| PassOutput { image: b.clone(), hazard: level0_hazard(o) }))
+            .zip(&chain.passes)
+            .filter_map(|(o, pp)| {
+                o.base().map(|b| PassOutput { image: b.clone(), hazard: level0_hazard(o), storage: storage(pp.format) })
+            })
             .collect();
         for (i, o) in outputs.into_iter().enumerate() {
             feedback[i] = Some(o);
