@@ -581,14 +581,7 @@ fn first_divergence(
     for (index, (o, n)) in old.iter().zip(new).enumerate() {
         // An sRGB target is compared as stored (encoded): one 8-bit step of its storage
         // near white is more than 2/255 of linear value.
-        let stored = |img: &RgbaF32Image| {
-            if o.storage == reference::StorageFormat::Srgb8 {
-                srgb_encoded(img)
-            } else {
-                img.clone()
-            }
-        };
-        let (o_img, n_img) = (stored(&o.image), stored(n));
+        let (o_img, n_img) = (as_stored(&o.image, o.storage), as_stored(n, o.storage));
         let Ok(well_defined) = metrics_where(&o_img, &n_img, &o.hazard) else { continue };
         if well_defined.passes(t) {
             continue;
@@ -608,8 +601,12 @@ fn first_divergence(
     None
 }
 
-/// `img` with its colour channels sRGB-encoded (alpha as it is).
-fn srgb_encoded(img: &RgbaF32Image) -> RgbaF32Image {
+/// A pass output as its target stores it: sRGB targets encoded (colour channels; alpha
+/// as it is), others as they are.
+fn as_stored(img: &RgbaF32Image, storage: reference::StorageFormat) -> RgbaF32Image {
+    if storage != reference::StorageFormat::Srgb8 {
+        return img.clone();
+    }
     let e = reference::image::srgb_encode;
     RgbaF32Image {
         width: img.width,
@@ -630,7 +627,9 @@ fn classify_divergence(
     let name = d.shader.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let at = format!("pass {} ({name}) diverges on well-defined pixels ({})", d.index, short(&d.well_defined));
     let hazard = old.get(d.index).map_or(&[][..], |o| &o.hazard[..]);
-    match naga_route.map(|n| metrics_where(&d.new, n, hazard)) {
+    // `d.new` is as stored; so must the other route's output be.
+    let storage = old.get(d.index).map_or(reference::StorageFormat::Float32, |o| o.storage);
+    match naga_route.map(|n| metrics_where(&d.new, &as_stored(n, storage), hazard)) {
         Some(Ok(m)) if !m.passes(t) => {
             (Cause::Chain, format!("{at}; glslang's SPIR-V and naga's GLSL front end render it apart ({})", short(&m)))
         }
