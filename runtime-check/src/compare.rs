@@ -637,3 +637,29 @@ fn classify_divergence(
         _ => (Cause::Unexplained, format!("{at}; no second GPU route to compare")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn srgb_pass_outputs_are_compared_as_stored() {
+        // A linear 3/255 reads back as itself; stored in an sRGB target it is about 28.2/255.
+        let img = RgbaF32Image { width: 1, height: 1, pixels: vec![[3.0 / 255.0, 1.0, 0.0, 0.5]] };
+        let stored = as_stored(&img, reference::StorageFormat::Srgb8);
+        let [r, g, b, a] = stored.pixels[0];
+        assert!((r * 255.0 - 28.2).abs() < 0.1, "{r}");
+        assert!((g - 1.0).abs() < 1e-6 && b == 0.0, "1 and 0 are fixed points: {g} {b}");
+        assert_eq!(a, 0.5, "alpha is linear");
+        assert_eq!(as_stored(&img, reference::StorageFormat::Unorm8).pixels, img.pixels);
+        // One sRGB step near white is more than 2/255 of linear value, but one step stored.
+        let step = |v: f32| RgbaF32Image { width: 1, height: 1, pixels: vec![[v, v, v, 1.0]] };
+        let (lo, hi) = (reference::image::srgb_decode(253.0 / 255.0), reference::image::srgb_decode(254.0 / 255.0));
+        let t = Thresholds::default();
+        let linear = metrics(&step(lo), &step(hi)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!linear.passes(&t), "linear: {linear:?}");
+        let s = reference::StorageFormat::Srgb8;
+        let stored = metrics(&as_stored(&step(lo), s), &as_stored(&step(hi), s)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(stored.within_2_255_pct == 100.0, "stored: {stored:?}");
+    }
+}
