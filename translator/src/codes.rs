@@ -42,6 +42,8 @@ pub const E_RECURSION: &str = "E0318";
 pub const E_BAD_DECLARATION: &str = "E0319";
 /// An array of more scalar components than any Cg profile allowed (`sema::types::MAX_ARRAY_COMPONENTS`).
 pub const E_ARRAY_TOO_LARGE: &str = "E0320";
+/// A stage that calls more functions than `sema::limits::MAX_STAGE_FUNCTIONS`.
+pub const E_TOO_MANY_FUNCTIONS: &str = "E0321";
 
 /// An implicit conversion that loses components (vector/matrix truncation, vector to scalar).
 pub const W_TRUNCATION: &str = "W0301";

@@ -466,6 +466,7 @@ impl<'a> StageWriter<'a> {
             self.global_names.insert(h, name);
         }
         let mut signatures: HashSet<String> = HashSet::new();
+        let mut given: HashSet<String> = HashSet::new();
         for &f in order {
             let func = &self.m.functions[f];
             if Some(f) == self.m.entry_point.as_ref().map(|e| e.function) {
@@ -478,7 +479,7 @@ impl<'a> StageWriter<'a> {
             // GLSL overloads on its own (coarser) types: rename only on a clash.
             let sig: Vec<String> =
                 func.params.iter().map(|p| glsl_type(p.ty).unwrap_or_else(|| self.m.type_name(p.ty))).collect();
-            let taken_before = self.fn_names.values().any(|n| *n == wanted);
+            let taken_before = given.contains(&wanted);
             let key = format!("{wanted}({})", sig.join(","));
             let name = if taken_before && !signatures.contains(&key) && !crate::port::names::is_reserved(&wanted) {
                 wanted.clone()
@@ -486,6 +487,7 @@ impl<'a> StageWriter<'a> {
                 self.namer.name(&wanted)
             };
             signatures.insert(format!("{name}({})", sig.join(",")));
+            given.insert(name.clone());
             self.fn_names.insert(f, name);
         }
     }
@@ -824,7 +826,7 @@ impl<'a> StageWriter<'a> {
         self.cur = Some(f);
         self.local_names.clear();
         let func = &self.m.functions[f];
-        let mut local_namer = self.namer.clone();
+        let mut local_namer = self.namer.scope();
         self.param_names = func
             .params
             .iter()

@@ -307,39 +307,81 @@ impl Namer {
     /// A legal, unused name as close to `wanted` as possible: `wanted` itself, else
     /// `wanted_` / `wanted_2`, ... (`__` runs collapse to one `_`, `gl_` loses its prefix).
     pub fn name(&mut self, wanted: &str) -> String {
-        let mut base = wanted.to_owned();
-        while base.contains("__") {
-            base = base.replace("__", "_");
-        }
-        if let Some(rest) = base.strip_prefix("gl_") {
-            base = format!("cg_{rest}");
-        }
-        if base.is_empty() {
-            base = "v".into();
-        }
-        let free = |n: &str, taken: &HashSet<String>| !taken.contains(n) && !is_reserved(n);
-        // Suffixes go on the name without its trailing `_`, so they never form `__`.
-        let stem = match base.trim_end_matches('_') {
-            "" => "v".to_owned(),
-            s => s.to_owned(),
-        };
-        let mut candidate = base.clone();
-        if !free(&candidate, &self.taken) {
-            candidate = format!("{stem}_");
-        }
-        let mut n = 2;
-        while !free(&candidate, &self.taken) {
-            candidate = format!("{stem}_{n}");
-            n += 1;
-        }
+        let candidate = pick(wanted, |n| !self.taken.contains(n));
+        self.taken.insert(candidate.clone());
+        candidate
+    }
+
+    /// A namer for one function's parameters and locals: it avoids every name taken
+    /// here and records its own apart, so opening a scope costs nothing however many
+    /// names the module holds.
+    pub fn scope(&self) -> ScopedNamer<'_> {
+        ScopedNamer { outer: self, taken: HashSet::new() }
+    }
+}
+
+/// Names within one scope over a module's [`Namer`]; see [`Namer::scope`].
+#[derive(Debug)]
+pub struct ScopedNamer<'a> {
+    outer: &'a Namer,
+    taken: HashSet<String>,
+}
+
+impl ScopedNamer<'_> {
+    /// As [`Namer::name`], unique against the outer names and this scope's.
+    pub fn name(&mut self, wanted: &str) -> String {
+        let candidate = pick(wanted, |n| !self.taken.contains(n) && !self.outer.taken.contains(n));
         self.taken.insert(candidate.clone());
         candidate
     }
 }
 
+/// The first legal name for `wanted` that `unused` accepts (the naming rule of [`Namer::name`]).
+fn pick(wanted: &str, unused: impl Fn(&str) -> bool) -> String {
+    let mut base = wanted.to_owned();
+    while base.contains("__") {
+        base = base.replace("__", "_");
+    }
+    if let Some(rest) = base.strip_prefix("gl_") {
+        base = format!("cg_{rest}");
+    }
+    if base.is_empty() {
+        base = "v".into();
+    }
+    let free = |n: &str| unused(n) && !is_reserved(n);
+    // Suffixes go on the name without its trailing `_`, so they never form `__`.
+    let stem = match base.trim_end_matches('_') {
+        "" => "v".to_owned(),
+        s => s.to_owned(),
+    };
+    let mut candidate = base.clone();
+    if !free(&candidate) {
+        candidate = format!("{stem}_");
+    }
+    let mut n = 2;
+    while !free(&candidate) {
+        candidate = format!("{stem}_{n}");
+        n += 1;
+    }
+    candidate
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scope_avoids_the_outer_names_and_its_own_but_leaves_the_outer_unchanged() {
+        let mut outer = Namer::new();
+        assert_eq!(outer.name("f"), "f");
+        let mut scope = outer.scope();
+        assert_eq!(scope.name("f"), "f_");
+        assert_eq!(scope.name("f"), "f_2");
+        assert_eq!(scope.name("input"), "input_");
+        let mut other = outer.scope();
+        assert_eq!(other.name("f"), "f_", "a new scope starts from the outer names only");
+        assert_eq!(outer.name("f"), "f_", "the outer namer never saw the scope's names");
+    }
 
     #[test]
     fn reserved_names_get_a_suffix_and_stay_unique() {

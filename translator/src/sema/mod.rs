@@ -597,6 +597,20 @@ impl<'a> Lowerer<'a> {
                 work.extend(callees.get(&Some(f)).into_iter().flatten().copied());
             }
         }
+        if reached.len() > limits::MAX_STAGE_FUNCTIONS {
+            let d = Diagnostic::error(
+                codes::E_TOO_MANY_FUNCTIONS,
+                format!(
+                    "the {} program calls {} functions; the limit is {} (the GLSL validator's call-graph \
+                     check grows with the square of the count, and no real shader comes near it)",
+                    stage_name(self.profile.stage),
+                    reached.len(),
+                    limits::MAX_STAGE_FUNCTIONS
+                ),
+            )
+            .with_primary(self.module.functions[function].span, "entry point");
+            self.diags.push(d);
+        }
         Some(reached)
     }
 

@@ -338,6 +338,26 @@ fn recursion_is_rejected() {
     assert_eq!(run(src, "main", "fp40").codes(), vec![codes::E_RECURSION]);
 }
 
+/// A chain of `n` functions, each calling the one before, called by `main`.
+fn call_chain(n: usize) -> String {
+    let mut src = String::from("float f0(float x) { return x; }\n");
+    for i in 1..n {
+        src.push_str(&format!("float f{i}(float x) {{ return f{}(x) + 1.0; }}\n", i - 1));
+    }
+    src.push_str(&format!("float4 main() : COLOR {{ return f{}(0.0); }}\n", n - 1));
+    src
+}
+
+#[test]
+fn a_stage_may_call_up_to_the_function_limit() {
+    // `main` plus the chain: exactly the limit is fine, one more is E0321 at the entry point.
+    let at_limit = run(&call_chain(limits::MAX_STAGE_FUNCTIONS - 1), "main", "fp40");
+    assert!(!at_limit.codes().contains(&codes::E_TOO_MANY_FUNCTIONS), "{:?}", at_limit.errors());
+    let over = run(&call_chain(limits::MAX_STAGE_FUNCTIONS), "main", "fp40");
+    assert_eq!(over.codes(), vec![codes::E_TOO_MANY_FUNCTIONS]);
+    assert!(over.errors()[0].contains("4097 functions"), "{:?}", over.errors());
+}
+
 #[test]
 fn retroarch_style_entry_points() {
     let src = "struct input { float2 video_size; float2 texture_size; float2 output_size; float frame_count; };\n\
