@@ -193,3 +193,28 @@ fn migrate_compare_puts_the_metrics_in_the_report() {
     expect(&usage, 2);
     assert!(!d.join("out2").exists());
 }
+
+#[test]
+fn a_reference_run_time_error_is_located_in_the_cg_file() {
+    // The loop ends on the GPU (70,000 iterations) but passes the reference renderer's
+    // cap: E0804 must point at the loop in loop.cg, line 5, not at the preset.
+    let dir = workspace();
+    let d = dir.path();
+    std::fs::write(
+        d.join("lib/loop.cg"),
+        "void main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, uniform float4x4 modelViewProj,\n\
+         out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0) { oPosition = mul(modelViewProj, position); oTex = tex; }\n\
+         float4 main_fragment(float2 tex : TEXCOORD0) : COLOR {\n\
+         float s = 0;\n\
+         for (int i = 0; i < 70000; i++) s += 1e-6;\n\
+         return float4(s, tex, 1);\n\
+         }\n",
+    )
+    .expect("write");
+    std::fs::write(d.join("lib/loop.cgp"), "shaders = 1\nshader0 = loop.cg\n").expect("write");
+    let args = ["compare", "lib/loop.cgp", "--image", "lib/images/testcard_64x48.png", "--viewport", "4x4"];
+    let run = cg2slang(&[&args[..], &["--out-dir", "cmp", "--color", "never"]].concat(), d);
+    expect(&run, 1);
+    assert!(run.stderr.contains("error[E0804]"), "{}", run.stderr);
+    assert!(run.stderr.contains("loop.cg:5:1"), "{}", run.stderr);
+}

@@ -20,7 +20,7 @@ fn bench(c: &mut Criterion) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/retroarch");
     let Ok(card) = load_png(&dir.join("images/testcard_64x48.png")) else { return };
     let mut g = c.benchmark_group("reference");
-    if let Ok(prog) = analyze_cg(&dir.join("crt_aperture.cg"), &[], &RealFs) {
+    if let Ok(prog) = analyze_cg(&mut grammar::SourceMap::new(), &dir.join("crt_aperture.cg"), &[], &RealFs) {
         let state = SamplerState { linear: true, wrap: WrapMode::ClampToEdge, mipmap: false };
         let inputs = PassInputs::single(card.clone(), state, VIEWPORT);
         g.throughput(Throughput::Elements(u64::from(VIEWPORT.0 * VIEWPORT.1)));

@@ -27,7 +27,7 @@ fn main() {
         let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
         let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("?");
         let result = match ext {
-            "cg" => analyze_cg(f, &[], &RealFs).and_then(|prog| {
+            "cg" => analyze_cg(&mut grammar::SourceMap::new(), f, &[], &RealFs).and_then(|prog| {
                 let mut inputs = PassInputs::single(card.clone(), SamplerState::default(), (64, 48));
                 for (id, file) in [
                     ("RAMP", "luts/ramp_64x1.png"),

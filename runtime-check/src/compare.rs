@@ -384,17 +384,19 @@ pub fn render_new_passes(
 
 /// Renders the Cg original of `preset` on the CPU over the same frames and viewport.
 pub fn render_old(
+    sources: &mut SourceMap,
     preset: &Preset,
     fs: &dyn FileSystem,
     images: &[InputImage],
     frames: usize,
     viewport: Size,
 ) -> Result<RgbaF32Image, Vec<Diagnostic>> {
-    render_old_detailed(preset, fs, images, frames, viewport).map(|o| o.image)
+    render_old_detailed(sources, preset, fs, images, frames, viewport).map(|o| o.image)
 }
 
 /// [`render_old`] with the hazard maps and every pass's output of the last frame.
 pub fn render_old_detailed(
+    sources: &mut SourceMap,
     preset: &Preset,
     fs: &dyn FileSystem,
     images: &[InputImage],
@@ -409,15 +411,18 @@ pub fn render_old_detailed(
         };
         inputs.push(r);
     }
-    reference::render_preset_detailed(&PresetRender {
-        preset,
-        fs,
-        frames: &inputs,
-        viewport: (viewport.width, viewport.height),
-        frame_count: frames,
-        parameters: &[],
-        luts: None,
-    })
+    reference::render_preset_detailed(
+        sources,
+        &PresetRender {
+            preset,
+            fs,
+            frames: &inputs,
+            viewport: (viewport.width, viewport.height),
+            frame_count: frames,
+            parameters: &[],
+            luts: None,
+        },
+    )
 }
 
 /// The share of flagged pixels, in percent (0 for an empty map).
@@ -506,7 +511,8 @@ pub fn compare_cgp(
         let _serial = gpu.1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         render_new_passes(gpu.0.clone(), desc, images, frames, viewport).map_err(|d| failed(Step::RenderNew, d))?
     };
-    let old = render_old_detailed(&preset, fs, images, frames, viewport).map_err(|d| failed(Step::RenderOld, d))?;
+    let old =
+        render_old_detailed(sources, &preset, fs, images, frames, viewport).map_err(|d| failed(Step::RenderOld, d))?;
     let size_error = |e: SizeMismatch| {
         failed(Step::RenderNew, vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))])
     };

@@ -376,6 +376,10 @@ fn loop_cap_is_a_diagnostic() {
     let err =
         render_pass(&prog, &PassInputs::single(source4(), SamplerState::default(), (2, 2))).err().expect("capped");
     assert_eq!(err[0].code, "E0804");
+    // The diagnostic points at the loop that did not end.
+    let label = err[0].labels.iter().find(|l| l.primary).expect("a primary label");
+    let at = &src[label.span.start as usize..label.span.end as usize];
+    assert!(at.starts_with("while (tex.x < 2.0)"), "{at:?}");
 }
 
 /// A 1x1 texture of one colour.
@@ -510,7 +514,7 @@ mod corpus {
         let mut failures = Vec::new();
         let small = RgbaF32Image::from_fn(16, 12, |x, y| [x as f32 / 16.0, y as f32 / 12.0, 0.5, 1.0]);
         for f in &cgs {
-            let result = analyze_cg(f, &[], &RealFs).and_then(|prog| {
+            let result = analyze_cg(&mut grammar::SourceMap::new(), f, &[], &RealFs).and_then(|prog| {
                 let mut inputs = PassInputs::single(small.clone(), SamplerState::default(), (16, 12));
                 for id in ["RAMP", "GRADE", "LUT"] {
                     inputs.luts.push((id.into(), bound(small.clone(), SamplerState::default())));

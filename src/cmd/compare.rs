@@ -207,13 +207,14 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
             return code;
         }
     };
-    let old_render = match compare::render_old_detailed(&preset, &RealFs, &images, frames as usize, viewport) {
-        Ok(i) => i,
-        Err(d) => {
-            reporter.diagnostics(&sources, &d);
-            return Exit::Errors;
-        }
-    };
+    let old_render =
+        match compare::render_old_detailed(&mut sources, &preset, &RealFs, &images, frames as usize, viewport) {
+            Ok(i) => i,
+            Err(d) => {
+                reporter.diagnostics(&sources, &d);
+                return Exit::Errors;
+            }
+        };
     let old = &old_render.image;
     let measured = (
         compare::metrics(old, &new),

@@ -27,7 +27,7 @@ use super::sample::{BoundTexture, SamplerState};
 use super::source::{analyze_cg, analyze_cg_str};
 use crate::codes;
 use crate::plan::{self, ChainSpec, Filter, Format, Frame, Resource, Sampling, Size, Target};
-use grammar::{Diagnostic, FileSystem, MemoryFs};
+use grammar::{Diagnostic, FileSystem, MemoryFs, SourceMap};
 use std::sync::Arc;
 use translator::preset::Preset;
 
@@ -143,12 +143,15 @@ fn first_frame(spec: &ChainSpec, frame_count: usize) -> usize {
 /// Renders `job.frame_count` frames of the preset (only the last when no pass reads
 /// state carried between frames, see [`first_frame`]); returns the last frame's output at
 /// viewport size (8-bit quantised, as the swapchain stores it).
+/// Its diagnostics' spans belong to a source map of its own: use
+/// [`render_preset_detailed`] to print them.
 pub fn render_preset(job: &PresetRender) -> Result<RgbaF32Image, Vec<Diagnostic>> {
-    render_preset_detailed(job).map(|o| o.image)
+    render_preset_detailed(&mut SourceMap::new(), job).map(|o| o.image)
 }
 
-/// [`render_preset`] with the hazard maps and the pass outputs of the last frame.
-pub fn render_preset_detailed(job: &PresetRender) -> Result<PresetOutput, Vec<Diagnostic>> {
+/// [`render_preset`] with the hazard maps and the pass outputs of the last frame. The
+/// Cg files join `sources`, which locates every diagnostic, run-time ones included.
+pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Result<PresetOutput, Vec<Diagnostic>> {
     let preset = job.preset;
     if job.frames.is_empty() || job.frame_count == 0 {
         return Err(err("no input frame to render"));
@@ -157,7 +160,7 @@ pub fn render_preset_detailed(job: &PresetRender) -> Result<PresetOutput, Vec<Di
     let aliases: Vec<String> = preset.passes.iter().map(|p| p.alias.clone().unwrap_or_default()).collect();
     let mut programs = Vec::with_capacity(n);
     for p in &preset.passes {
-        let prog = analyze_cg(&p.shader_resolved, &aliases, job.fs).map_err(|mut d| {
+        let prog = analyze_cg(sources, &p.shader_resolved, &aliases, job.fs).map_err(|mut d| {
             d.insert(
                 0,
                 Diagnostic::error(codes::E_REF_COMPILE, format!("cannot compile {}", p.shader_resolved.display())),
@@ -166,7 +169,7 @@ pub fn render_preset_detailed(job: &PresetRender) -> Result<PresetOutput, Vec<Di
         })?;
         programs.push(prog);
     }
-    let stock = analyze_cg_str("stock.cg", STOCK, &[], &MemoryFs::new())?;
+    let stock = analyze_cg_str(sources, "stock.cg", STOCK, &[], &MemoryFs::new())?;
     // Parameters: pragma defaults < preset values < caller overrides.
     let mut params: Vec<(String, f32)> = Vec::new();
     for prog in &programs {

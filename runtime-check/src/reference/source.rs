@@ -27,26 +27,31 @@ fn finish(analysis: Analysis) -> Result<PassProgram, Vec<Diagnostic>> {
     }
 }
 
-/// Compiles Cg text held in memory (includes resolve against `fs`).
+/// Compiles Cg text held in memory (includes resolve against `fs`); its files join
+/// `sources`, so diagnostics raised later, while the program runs, can be located.
 pub fn analyze_cg_str(
+    sources: &mut SourceMap,
     name: &str,
     text: &str,
     aliases: &[String],
     fs: &dyn FileSystem,
 ) -> Result<PassProgram, Vec<Diagnostic>> {
-    let mut sources = SourceMap::new();
-    let parsed = grammar::parse_str(&mut sources, name, text, &options(aliases), fs);
-    finish(analyze_pass(&sources, &parsed, &TranslateOptions::default()))
+    let parsed = grammar::parse_str(sources, name, text, &options(aliases), fs);
+    finish(analyze_pass(sources, &parsed, &TranslateOptions::default()))
 }
 
-/// Compiles a `.cg` file.
-pub fn analyze_cg(path: &Path, aliases: &[String], fs: &dyn FileSystem) -> Result<PassProgram, Vec<Diagnostic>> {
-    let mut sources = SourceMap::new();
-    let parsed = grammar::parse_file(&mut sources, path, &options(aliases), fs);
-    finish(analyze_pass(&sources, &parsed, &TranslateOptions::default()))
+/// Compiles a `.cg` file; its files join `sources` (see [`analyze_cg_str`]).
+pub fn analyze_cg(
+    sources: &mut SourceMap,
+    path: &Path,
+    aliases: &[String],
+    fs: &dyn FileSystem,
+) -> Result<PassProgram, Vec<Diagnostic>> {
+    let parsed = grammar::parse_file(sources, path, &options(aliases), fs);
+    finish(analyze_pass(sources, &parsed, &TranslateOptions::default()))
 }
 
 /// Compiles Cg text with no include files (tests).
 pub fn cg(text: &str) -> Result<PassProgram, Vec<Diagnostic>> {
-    analyze_cg_str("test.cg", text, &[], &MemoryFs::new())
+    analyze_cg_str(&mut SourceMap::new(), "test.cg", text, &[], &MemoryFs::new())
 }

@@ -14,13 +14,13 @@ use super::{chain, Compiler, Frame};
 use crate::codes;
 use crate::reference::hazard::HAZARD;
 use crate::reference::machine::{Code, Machine};
-use grammar::Diagnostic;
+use grammar::{Diagnostic, Span};
 use translator::ir::{Block, Stmt};
 
 pub(crate) fn block(c: &mut Compiler, f: &mut Frame, b: &Block) -> Option<Code> {
     let mut codes: Vec<Code> = Vec::new();
-    for (s, _) in &b.stmts {
-        if let Some(code) = stmt(c, f, s) {
+    for (s, span) in &b.stmts {
+        if let Some(code) = stmt(c, f, s, *span) {
             codes.push(code);
         }
     }
@@ -64,11 +64,15 @@ fn exits(b: &Block) -> bool {
     })
 }
 
-fn loop_cap_error() -> Diagnostic {
-    Diagnostic::error(codes::E_REF_LOOP_CAP, "a loop exceeded the reference renderer's iteration cap")
+fn loop_cap_error(cap: u64, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        codes::E_REF_LOOP_CAP,
+        format!("this loop ran more than {cap} iterations for one pixel (the reference renderer's cap)"),
+    )
+    .with_primary(span, "still looping here")
 }
 
-fn stmt(c: &mut Compiler, f: &mut Frame, s: &Stmt) -> Option<Code> {
+fn stmt(c: &mut Compiler, f: &mut Frame, s: &Stmt, span: Span) -> Option<Code> {
     match s {
         Stmt::Block(b) => block(c, f, b),
         Stmt::Expr(e) => value(c, f, *e).code,
@@ -126,17 +130,17 @@ fn stmt(c: &mut Compiler, f: &mut Frame, s: &Stmt) -> Option<Code> {
             let cond = cond.map(|e| cond_cell(c, f, e));
             let step = step.and_then(|e| value(c, f, e).code);
             let body = block(c, f, body);
-            Some(looped(init, cond, body, step, false))
+            Some(looped(init, cond, body, step, false, span))
         }
         Stmt::While { cond, body } => {
             let cond = Some(cond_cell(c, f, *cond));
             let body = block(c, f, body);
-            Some(looped(None, cond, body, None, false))
+            Some(looped(None, cond, body, None, false, span))
         }
         Stmt::DoWhile { body, cond } => {
             let cond = Some(cond_cell(c, f, *cond));
             let body = block(c, f, body);
-            Some(looped(None, cond, body, None, true))
+            Some(looped(None, cond, body, None, true, span))
         }
         Stmt::Switch { selector, cases } => {
             let sel = value(c, f, *selector);
@@ -217,6 +221,7 @@ fn looped(
     body: Option<Code>,
     step: Option<Code>,
     body_first: bool,
+    span: Span,
 ) -> Code {
     Box::new(move |m: &mut Machine| {
         if let Some(i) = &init {
@@ -261,7 +266,7 @@ fn looped(
             }
             iterations += 1;
             if iterations > m.loop_cap {
-                m.fail(loop_cap_error());
+                m.fail(loop_cap_error(m.loop_cap, span));
                 break;
             }
         }
