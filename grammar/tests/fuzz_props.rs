@@ -7,7 +7,7 @@
 //! Each case must not panic, must satisfy [`support::invariants::check`], and the token
 //! soups must parse deterministically. The case count defaults to 256 per property to
 //! keep CI fast; set `PROPTEST_CASES` for a longer run. The open-ended fuzzer is
-//! `examples/fuzz.rs`.
+//! `translator/examples/fuzz.rs`.
 
 mod support {
     pub mod invariants;

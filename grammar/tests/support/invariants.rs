@@ -1,7 +1,7 @@
 //! Invariants every front-end result must satisfy, whatever the input.
 //!
 //! Shared by the property tests (`tests/fuzz_props.rs`) and the long-running fuzz
-//! driver (`examples/fuzz.rs`, which includes this file with `#[path]`). The checks:
+//! driver (`translator/examples/fuzz.rs`, which includes this file with `#[path]`). The checks:
 //! every label of every diagnostic names a file of the source map, is a non-inverted
 //! byte range inside that file's text and on character boundaries, and stays so after
 //! mapping through macro expansions to the user's own text; locations and rendering

@@ -1,6 +1,7 @@
-//! A long-running fuzz driver for the Cg front end (stable Rust, no cargo-fuzz).
+//! A long-running fuzz driver for the Cg front end and the translator (stable Rust, no
+//! cargo-fuzz).
 //!
-//! Usage: `cargo run --release -p grammar --example fuzz -- [--seconds N] [--seed S]
+//! Usage: `cargo run --release -p translator --example fuzz -- [--seconds N] [--seed S]
 //! [--out DIR] [--hang-seconds N]`.
 //!
 //! Generates inputs from a seeded xorshift RNG: byte-level mutations of the corpus files
@@ -10,8 +11,11 @@
 //! operator chains, deep brackets, huge arrays and literals, long call chains, a
 //! byte-order mark). Every input goes through `grammar::parse_file`
 //! over an in-memory copy of the corpus (so `#include`s resolve but nothing outside the
-//! corpus is ever read), inside `std::panic::catch_unwind`, and its diagnostics are
-//! checked with the invariants shared with the property tests. A panic or a violated
+//! corpus is ever read) and, when it parses, through the whole translation
+//! (`translator::translate::translate`: both stages' semantics, the porting passes and
+//! both writers; validation aside), inside `std::panic::catch_unwind`; the diagnostics
+//! of both steps are checked with the invariants shared with the front end's property
+//! tests. A panic or a violated
 //! invariant is a crash: the input is saved under `--out` (default `fuzz/artifacts`),
 //! one file per distinct message. A watchdog saves the current input and stops the run
 //! when one input takes longer than `--hang-seconds` (default 20). The slowest input of
@@ -20,9 +24,9 @@
 //! the number of inputs, the duration and the crashes; the exit status is 0 only when
 //! there were none.
 
-#[path = "../tests/support/invariants.rs"]
+#[path = "../../grammar/tests/support/invariants.rs"]
 mod invariants;
-#[path = "../tests/support/words.rs"]
+#[path = "../../grammar/tests/support/words.rs"]
 mod words;
 
 use grammar::{MemoryFs, PpOptions, SourceMap};
@@ -33,6 +37,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use translator::translate::TranslateOptions;
 
 /// Largest input the mutators produce.
 const MAX_LEN: usize = 64 * 1024;
@@ -260,7 +265,16 @@ fn run_one(fs: &MemoryFs, root: &Path) -> Result<(), String> {
     if result.root.is_none() {
         return Err("the root file was not read from the in-memory file system".into());
     }
-    invariants::check(&sources, &result.diagnostics)
+    invariants::check(&sources, &result.diagnostics)?;
+    if result.has_errors() {
+        return Ok(());
+    }
+    let translation = translator::translate::translate(&sources, &result, &TranslateOptions::default());
+    invariants::check(&sources, &translation.diagnostics).map_err(|e| format!("translation: {e}"))?;
+    if translation.text.is_none() && !grammar::has_errors(&translation.diagnostics) {
+        return Err("translation: no text and no error".into());
+    }
+    Ok(())
 }
 
 /// The message of the last panic, recorded by the hook installed in `main`.
