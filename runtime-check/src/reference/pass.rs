@@ -12,8 +12,9 @@
 //! ([`super::hazard`]): the colour's hazard bits or the lane's sticky bit. Fragment
 //! varyings are approximate (the rasteriser interpolates them) unless equal at every
 //! vertex (plane equations interpolate a constant exactly) or short dyadic values
-//! interpolated with short dyadic weights where they differ (a coordinate at the pixel
-//! centres of a power-of-two target); `WPOS.xy` (pixel
+//! interpolated with short dyadic weights whose plane slopes are short dyadics too (a
+//! coordinate at the pixel centres of a power-of-two target; a dyadic weight reached
+//! through a rounded slope such as 1/448 is approximate); `WPOS.xy` (pixel
 //! centres) is exact, its `zw` approximate; a hazard in a vertex output reaches every
 //! fragment that interpolates it, one in `POSITION` every pixel. Never panics; run-time errors (loop cap) come back as
 //! diagnostics.
@@ -279,9 +280,25 @@ fn screen(v: &Vertices, size: (u32, u32), flipped: bool) -> [[f64; 3]; 4] {
     })
 }
 
+/// The weights of the four vertices at one pixel centre.
+#[derive(Clone, Copy)]
+struct Weights {
+    /// Perspective-correct, one per vertex (zero off the covering triangle).
+    w: [f64; 4],
+    /// Whether the pixel centre lies inside the covering triangle.
+    inside: bool,
+    /// Per vertex, whether a GPU computes its weight exactly where the weight itself is a
+    /// short dyadic: the triangle is affine (equal `w` at its vertices) and the weight's
+    /// slopes in x and in y are short dyadics, so its plane equation `A x + B y + C`
+    /// carries no rounding. A weight that happens to be dyadic at this pixel is not
+    /// enough: over 448 rows the slope 1/448 is rounded, and the row whose exact weight
+    /// is 7/896 gets a rounded one on the GPU.
+    exact: [bool; 4],
+}
+
 /// Perspective-correct weights of the four vertices at `(x, y)`, and coverage.
-fn weights(s: &[[f64; 3]; 4], x: f64, y: f64) -> ([f64; 4], bool) {
-    let tri = |a: usize, b: usize, c: usize| -> Option<([f64; 4], bool)> {
+fn weights(s: &[[f64; 3]; 4], x: f64, y: f64) -> Weights {
+    let tri = |a: usize, b: usize, c: usize| -> Option<Weights> {
         let (pa, pb, pc) = (s[a], s[b], s[c]);
         let area = (pb[0] - pa[0]) * (pc[1] - pa[1]) - (pc[0] - pa[0]) * (pb[1] - pa[1]);
         if area == 0.0 || !area.is_finite() {
@@ -292,24 +309,37 @@ fn weights(s: &[[f64; 3]; 4], x: f64, y: f64) -> ([f64; 4], bool) {
         let l2 = 1.0 - l0 - l1;
         let eps = -1e-9;
         let inside = l0 >= eps && l1 >= eps && l2 >= eps;
+        // The slopes (d/dx, d/dy) of the three weights.
+        let slopes = [
+            ((pb[1] - pc[1]) / area, (pc[0] - pb[0]) / area),
+            ((pc[1] - pa[1]) / area, (pa[0] - pc[0]) / area),
+            ((pa[1] - pb[1]) / area, (pb[0] - pa[0]) / area),
+        ];
+        let affine = pa[2] == pb[2] && pb[2] == pc[2];
+        let exact_slope = |(dx, dy): (f64, f64)| affine && short_dyadic(dx) && short_dyadic(dy);
+        let mut exact = [false; 4];
+        exact[a] = exact_slope(slopes[0]);
+        exact[b] = exact_slope(slopes[1]);
+        exact[c] = exact_slope(slopes[2]);
         let (q0, q1, q2) = (l0 * pa[2], l1 * pb[2], l2 * pc[2]);
         let sum = q0 + q1 + q2;
         let mut w = [0.0; 4];
         w[a] = q0 / sum;
         w[b] = q1 / sum;
         w[c] = q2 / sum;
-        Some((w, inside))
+        Some(Weights { w, inside, exact })
     };
     let first = tri(0, 1, 2);
-    if let Some((w, true)) = first {
-        return (w, true);
+    if let Some(w) = first.as_ref().filter(|w| w.inside) {
+        return *w;
     }
-    if let Some((w, true)) = tri(2, 1, 3) {
-        return (w, true);
+    let second = tri(2, 1, 3);
+    if let Some(w) = second.as_ref().filter(|w| w.inside) {
+        return *w;
     }
-    match first.or_else(|| tri(2, 1, 3)) {
-        Some((w, _)) => (w, false),
-        None => ([0.0; 4], false),
+    match first.or(second) {
+        Some(w) => Weights { inside: false, ..w },
+        None => Weights { w: [0.0; 4], inside: false, exact: [false; 4] },
     }
 }
 
@@ -336,12 +366,13 @@ fn short_dyadic(x: f64) -> bool {
 
 /// An interpolation `a_b + sum_i w_i (a_i - a_b)` over the covering triangle (the
 /// vertices with a weight) is exact on any GPU when, for some base vertex `b`, every
-/// other vertex either has the base's value or a short dyadic weight: each term is then
-/// exact (a texture coordinate at the pixel centres of a power-of-two target).
-fn exact_interpolation(w: &[f64; 4], vals: &[f64; 4]) -> bool {
+/// other vertex either has the base's value or a short dyadic weight computed exactly
+/// (`exact`, see [`Weights::exact`]): each term is then exact (a texture coordinate at
+/// the pixel centres of a power-of-two target).
+fn exact_interpolation(w: &[f64; 4], exact: &[bool; 4], vals: &[f64; 4]) -> bool {
     (0..4)
         .filter(|&b| w[b] != 0.0)
-        .any(|b| (0..4).all(|i| i == b || w[i] == 0.0 || vals[i] == vals[b] || short_dyadic(w[i])))
+        .any(|b| (0..4).all(|i| i == b || w[i] == 0.0 || vals[i] == vals[b] || (exact[i] && short_dyadic(w[i]))))
 }
 
 /// Renders one pass into an image of `inputs.output_size` (raw fragment colours).
@@ -398,12 +429,14 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
         for qx in (0..width).step_by(2) {
             let mut covered = [false; 4];
             let mut ws = [[0.0; 4]; 4];
+            let mut exact_weights = [[false; 4]; 4];
             let mut pos = [[0.0; 2]; 4];
             for l in 0..4 {
                 let (px, py) = (f64::from(qx + (l as u32 & 1)) + 0.5, f64::from(qy + (l as u32 >> 1)) + 0.5);
-                let (w, cov) = weights(&scr, px, py);
-                ws[l] = w;
-                covered[l] = cov;
+                let at = weights(&scr, px, py);
+                ws[l] = at.w;
+                exact_weights[l] = at.exact;
+                covered[l] = at.inside;
                 pos[l] = [px, py];
             }
             if !covered.iter().any(|&c| c) {
@@ -418,7 +451,7 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                         for l in 0..4 {
                             let w = ws[l];
                             let v = w[0] * vals[0] + w[1] * vals[1] + w[2] * vals[2] + w[3] * vals[3];
-                            if exact_interpolation(&w, vals) {
+                            if exact_interpolation(&w, &exact_weights[l], vals) {
                                 exact_lanes |= 1 << l;
                             }
                             out[l] = v as f32 as f64;
