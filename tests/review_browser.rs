@@ -291,10 +291,17 @@ fn review_with_comparison_shows_images_and_why_a_preset_cannot_be_compared() {
         let (w, h) = image::image_dimensions(&png).expect("an image beside the page");
         assert!(w >= 64 && h >= 48, "{what}: {w}x{h}");
     }
+    // Each pass's output on both sides, as previews (one pass here; none diverges).
+    for side in ["old", "new"] {
+        let png = site.join(format!("presets/hostile.slangp.pass0.{side}.png"));
+        let (w, h) = image::image_dimensions(&png).expect("a pass preview beside the page");
+        assert!(w.max(h) <= 192 && w >= 64, "pass 0 {side}: {w}x{h}");
+    }
     let page = site.join("presets/hostile.slangp.html");
     let dom = load(&page, &profile);
     assert_links_resolve(&page, &dom);
     assert!(dom.contains(r#"input type="range""#) && dom.contains(r#"class="old""#), "the old/new slider");
+    assert!(tag_with(&dom, r#"data-pass="0""#).contains(r#"class="pass""#), "pass 0's previews, not divergent: {dom}");
     let shot = tmp.path().join("preset.png");
     chromium(&page, &[&format!("--screenshot={}", shot.display()), "--window-size=1000,1400"], &profile);
     assert_eq!(image::image_dimensions(&shot).expect("screenshot"), (1000, 1400));

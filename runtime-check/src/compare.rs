@@ -450,6 +450,16 @@ pub struct PassDivergence {
     pub new: RgbaF32Image,
 }
 
+/// The longest side of a pass preview ([`Comparison::pass_previews`]), in pixels.
+pub const PREVIEW_SIDE: u32 = 192;
+
+/// One pass's output of the last frame on both sides, as its target stores it (sRGB
+/// targets encoded), shrunk to a preview of at most [`PREVIEW_SIDE`] pixels a side.
+pub struct PassPreview {
+    pub old: RgbaF32Image,
+    pub new: RgbaF32Image,
+}
+
 /// The outcome of one whole comparison.
 pub struct Comparison {
     /// Over the whole image.
@@ -466,6 +476,8 @@ pub struct Comparison {
     pub new: RgbaF32Image,
     /// One flag per pixel of the final image.
     pub hazard: Vec<bool>,
+    /// Every pass's output on both sides, in pass order, as previews.
+    pub pass_previews: Vec<PassPreview>,
 }
 
 /// A comparison that could not be made: which side, why, and the diagnostics.
@@ -528,7 +540,26 @@ pub fn compare_cgp(
         verdict.cause = Some(cause);
         verdict.detail = Some(detail);
     }
-    Ok(Comparison { metrics, well_defined, hazard_pct, verdict, divergence, old: old.image, new, hazard: old.hazard })
+    let pass_previews = old
+        .passes
+        .iter()
+        .zip(&new_passes)
+        .map(|(o, n)| PassPreview {
+            old: as_stored(&o.image.downscaled(PREVIEW_SIDE), o.storage),
+            new: as_stored(&n.downscaled(PREVIEW_SIDE), o.storage),
+        })
+        .collect();
+    Ok(Comparison {
+        metrics,
+        well_defined,
+        hazard_pct,
+        verdict,
+        divergence,
+        old: old.image,
+        new,
+        hazard: old.hazard,
+        pass_previews,
+    })
 }
 
 /// What a comparison renders, for [`explain_failure`].

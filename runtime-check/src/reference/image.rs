@@ -52,6 +52,33 @@ impl RgbaF32Image {
         }
     }
 
+    /// The image shrunk by the smallest whole factor that brings both sides to at most
+    /// `max_side` pixels, each output pixel the mean of its block (a preview; the image
+    /// itself when it is small enough).
+    pub fn downscaled(&self, max_side: u32) -> RgbaF32Image {
+        let longest = self.width.max(self.height);
+        let f = longest.div_ceil(max_side.max(1)).max(1);
+        if f == 1 {
+            return self.clone();
+        }
+        let (w, h) = (self.width.div_ceil(f), self.height.div_ceil(f));
+        RgbaF32Image::from_fn(w, h, |x, y| {
+            let mut sum = [0.0f64; 4];
+            let mut n = 0.0;
+            for sy in y * f..((y + 1) * f).min(self.height) {
+                for sx in x * f..((x + 1) * f).min(self.width) {
+                    if let Some(p) = self.get(sx, sy) {
+                        for (s, c) in sum.iter_mut().zip(p) {
+                            *s += f64::from(c);
+                        }
+                        n += 1.0;
+                    }
+                }
+            }
+            sum.map(|s| if n > 0.0 { (s / n) as f32 } else { 0.0 })
+        })
+    }
+
     /// The image as 8-bit RGBA bytes (UNORM quantisation).
     pub fn to_rgba8(&self) -> Vec<u8> {
         self.pixels.iter().flat_map(|p| p.map(|c| unorm8(c) as u8)).collect()

@@ -44,6 +44,9 @@ tr.differs td.new{background:#fff8e1}
 .diff .add{background:#e8f5e9}.diff .del{background:#ffebee}.diff .hunk{color:#1565c0}
 .images{display:flex;gap:8px;flex-wrap:wrap}
 .images figure{margin:0}.images img{width:256px;height:auto;image-rendering:pixelated;border:1px solid #cfd8dc}
+.passes{display:flex;gap:8px;flex-wrap:wrap}.passes figure{margin:0;padding:4px;border:2px solid transparent}
+.passes img{display:block;width:128px;height:auto;image-rendering:pixelated;border:1px solid #cfd8dc}
+.passes figure.divergent{border-color:#c62828}.passes figure.divergent figcaption{color:#c62828;font-weight:bold}
 .slider{position:relative;display:inline-block;border:1px solid #cfd8dc}
 .slider img{display:block;width:640px;max-width:90vw;height:auto;image-rendering:pixelated}
 .slider .old{position:absolute;left:0;top:0;clip-path:inset(0 50% 0 0)}

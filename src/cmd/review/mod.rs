@@ -70,8 +70,12 @@ pub struct ReviewArgs {
     pub force: bool,
 }
 
-/// The PNG files of one compared preset, in [`preset_page::IMAGES`] order.
-type Pngs = Vec<Vec<u8>>;
+/// The PNG files of one compared preset: the whole images in [`preset_page::IMAGES`]
+/// order, then each pass's previews (old, new).
+struct Pngs {
+    whole: Vec<Vec<u8>>,
+    passes: Vec<(Vec<u8>, Vec<u8>)>,
+}
 
 fn encode(width: u32, height: u32, rgba8: &[u8]) -> Option<Vec<u8>> {
     image_io::encode_png(Size::new(width, height), rgba8).ok()
@@ -124,7 +128,7 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
         let input = setup.images.first().and_then(|i| encode(i.size.width, i.size.height, &i.rgba8));
         let keep = |k: usize, c: &runtime_check::compare::Comparison| {
             let diff = runtime_check::compare::heatmap(&c.old, &c.new).ok();
-            let files: Option<Pngs> = [
+            let whole: Option<Vec<Vec<u8>>> = [
                 input.clone(),
                 encode(c.old.width, c.old.height, &c.old.to_rgba8()),
                 encode(c.new.width, c.new.height, &c.new.to_rgba8()),
@@ -132,6 +136,10 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
             ]
             .into_iter()
             .collect();
+            let png = |i: &runtime_check::reference::RgbaF32Image| encode(i.width, i.height, &i.to_rgba8());
+            let passes: Option<Vec<(Vec<u8>, Vec<u8>)>> =
+                c.pass_previews.iter().map(|p| Some((png(&p.old)?, png(&p.new)?))).collect();
+            let files = whole.map(|whole| Pngs { whole, passes: passes.unwrap_or_default() });
             if let (Some(files), Some(&i)) = (files, compared.get(k)) {
                 pngs.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(i, files);
             }
@@ -147,6 +155,7 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
     let review = Review {
         plan: &plan,
         images: (0..plan.presets.len()).map(|i| pngs.contains_key(&i)).collect(),
+        pass_previews: (0..plan.presets.len()).map(|i| pngs.get(&i).map_or(0, |p| p.passes.len())).collect(),
         comparisons,
         shader_baselines: plan.shaders.iter().map(|s| Baseline::of(against, &s.output, s.text.as_deref())).collect(),
         preset_baselines: plan.presets.iter().map(|p| Baseline::of(against, &p.output, p.text.as_deref())).collect(),
@@ -173,10 +182,14 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
     site.push((PathBuf::from(assets::CSS_PATH), assets::CSS.as_bytes().to_vec()));
     site.push((PathBuf::from(assets::JS_PATH), assets::JS.as_bytes().to_vec()));
     let mut images: Vec<(&usize, &Pngs)> = pngs.iter().collect();
-    images.sort();
+    images.sort_by_key(|(i, _)| **i);
     for (&i, files) in images {
-        for (what, bytes) in preset_page::IMAGES.iter().zip(files) {
+        for (what, bytes) in preset_page::IMAGES.iter().zip(&files.whole) {
             site.push((model::preset_image(&plan.presets[i], what), bytes.clone()));
+        }
+        for (k, (old, new)) in files.passes.iter().enumerate() {
+            site.push((model::preset_image(&plan.presets[i], &model::pass_preview(k, "old")), old.clone()));
+            site.push((model::preset_image(&plan.presets[i], &model::pass_preview(k, "new")), new.clone()));
         }
     }
 

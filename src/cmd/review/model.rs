@@ -37,6 +37,11 @@ pub fn preset_image(p: &PresetOut, what: &str) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The `what` of pass `k`'s preview on one side (`old` or `new`), for [`preset_image`].
+pub fn pass_preview(k: usize, side: &str) -> String {
+    format!("pass{k}.{side}")
+}
+
 /// A link from the page at `from` to the file at `to` (both relative to the site root).
 pub fn link(from: &Path, to: &Path) -> String {
     translator::migrate::relative(from, to)
@@ -167,6 +172,8 @@ pub struct Review<'a> {
     pub comparisons: Vec<Option<PresetComparison>>,
     /// Which presets have images written (input, old, new, diff).
     pub images: Vec<bool>,
+    /// How many passes each preset has previews of (old and new, see [`pass_preview`]).
+    pub pass_previews: Vec<usize>,
     pub shader_baselines: Vec<Baseline>,
     pub preset_baselines: Vec<Baseline>,
     pub against: Option<PathBuf>,

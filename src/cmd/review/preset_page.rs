@@ -1,6 +1,7 @@
 //! The page of one preset: status and diagnostics; the old/new comparison (verdict,
 //! metrics, or why it could not be compared) with the input, old, new and difference
-//! images and a slider that reveals old over new; its passes linking to their shader
+//! images and a slider that reveals old over new, then each pass's output on both sides
+//! as previews with the first divergent pass marked; its passes linking to their shader
 //! pages; its keys side by side (`.cgp` key and value against the `.slangp` one, per
 //! pass, LUTs included); and its parameters as the Cg declared them against what the
 //! slang declares, a mismatch shown as an error.
@@ -9,11 +10,12 @@
 //! that cannot be read again is a note on the page, never a failure.
 
 use super::layout::{diff, page, status};
-use super::model::{link, preset_image, preset_page, shader_page, Baseline, Review, Verdict};
+use super::model::{link, pass_preview, preset_image, preset_page, shader_page, Baseline, Review, Verdict};
 use grammar::FileId;
 use maud::{html, Markup};
 use runtime_check::validate::stages::{parse_parameter, Origin};
 use runtime_check::validate::Parameter;
+use translator::migrate::PresetOut;
 use translator::preset::token::{tokenize, Item};
 
 /// The images a compared preset has, in the order shown.
@@ -162,8 +164,10 @@ pub fn render(review: &Review, index: usize) -> String {
                     figure { img src=(img(what)) alt=(what); figcaption { (what) } }
                 }
             }
-            p.note { "Per-pass images are not part of the review yet: render --dump-passes writes them for one preset." }
         }
+        @let previews = review.pass_previews.get(index).copied().unwrap_or(0);
+        @let divergent = comparison.and_then(|c| c.divergent_pass.as_ref()).map(|d| d.index);
+        (pass_previews(p, previews, divergent))
         h2 { "Passes" }
         table {
             tr { th { "pass" } th { "Cg" } th { "slang" } th { "status" } th { "validation" } }
@@ -220,9 +224,54 @@ pub fn render(review: &Review, index: usize) -> String {
     page(&here, &p.source.display().to_string(), body)
 }
 
+/// Each pass's previews, old over new, the first divergent pass marked (nothing for a
+/// preset without previews).
+fn pass_previews(p: &PresetOut, previews: usize, divergent: Option<usize>) -> Markup {
+    let here = preset_page(p);
+    let img = |k: usize, side: &str| link(&here, &preset_image(p, &pass_preview(k, side)));
+    html! {
+        @if previews > 0 {
+            h3 { "Each pass, old over new" }
+            div.passes {
+                @for k in 0..previews {
+                    figure class=(if divergent == Some(k) { "pass divergent" } else { "pass" }) data-pass=(k) {
+                        img src=(img(k, "old")) alt=(format!("pass {k}, old"));
+                        img src=(img(k, "new")) alt=(format!("pass {k}, new"));
+                        figcaption {
+                            "pass " (k)
+                            @if divergent == Some(k) { " — first divergent pass" }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pass_previews_link_both_sides_and_mark_the_first_divergent_pass() {
+        let p = PresetOut {
+            source: "crt/x.cgp".into(),
+            output: "crt/x.slangp".into(),
+            text: None,
+            status: translator::migrate::Status::Ok,
+            diagnostics: Vec::new(),
+            passes_ok: 3,
+            passes: 3,
+            pass_shaders: vec![None; 3],
+            parameters: Vec::new(),
+        };
+        let html = pass_previews(&p, 3, Some(1)).into_string();
+        assert_eq!(html.matches("<figure").count(), 3);
+        assert_eq!(html.matches("class=\"pass divergent\"").count(), 1);
+        assert!(html.contains("data-pass=\"1\"><img src=\"x.slangp.pass1.old.png\""), "{html}");
+        assert!(html.contains("x.slangp.pass2.new.png") && html.contains("first divergent pass"), "{html}");
+        assert_eq!(pass_previews(&p, 0, None).into_string(), "");
+    }
 
     #[test]
     fn keys_pair_up_by_name_and_group_by_pass() {
