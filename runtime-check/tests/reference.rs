@@ -236,6 +236,27 @@ fn bool_vectors_and_comparisons() {
 }
 
 #[test]
+fn glsl_relational_functions_compare_per_component() {
+    let nan = "sqrt(-1.0)";
+    assert_px!(
+        &format!("float3 a = float3(1, 2, {nan}); float3 b = float3(2, 2, 0); return float4(lessThan(a, b).xy, lessThanEqual(a, b).yz);"),
+        [1.0, 0.0, 1.0, 0.0]
+    );
+    assert_px!(
+        &format!("float3 a = float3(3, 2, {nan}); float3 b = float3(2, 2, {nan}); return float4(greaterThan(a, b).xy, greaterThanEqual(a, b).yz);"),
+        [1.0, 0.0, 1.0, 0.0]
+    );
+    assert_px!(
+        &format!("float3 a = float3(1, 2, {nan}); return float4(equal(a, float3(1, 3, {nan})).xyz, notEqual(a, a).z);"),
+        [1.0, 0.0, 0.0, 1.0]
+    );
+    assert_px!(
+        "int2 i = int2(-1, 4); bool2 n = not(bool2(true, false)); return float4(equal(i, int2(-1, 5)), n);",
+        [1.0, 0.0, 0.0, 1.0]
+    );
+}
+
+#[test]
 fn integer_arithmetic() {
     assert_px!("int a = -7; int b = 2; return float4(a / b, a % b, 7 / (b - 2), 7 % 3);", [-3.0, -1.0, 0.0, 1.0]);
     assert_px!("int a = 5; unsigned int u = 7; return float4(a << 2, a >> 1, a & 3, u / 2);", [20.0, 2.0, 1.0, 3.0]);

@@ -345,6 +345,22 @@ builtins! {
     /// `all(x)`: whether every component of `x` is true; numeric components count as true
     /// when `!= 0`.
     All => "all",
+    /// `equal(x, y)`: per component `x == y`, a `bool` vector of `x`'s size (GLSL's
+    /// relational functions, which cgc 3.1 declared for vectors 2-4 of `float`, `double`,
+    /// `int`, `uint` and `bool`). NaN compares unequal, as with `==`.
+    Equal => "equal",
+    /// `notEqual(x, y)`: per component `x != y` (true where either is NaN).
+    NotEqual => "notEqual",
+    /// `lessThan(x, y)`: per component `x < y` (numeric vectors only; false with NaN).
+    LessThan => "lessThan",
+    /// `lessThanEqual(x, y)`: per component `x <= y`.
+    LessThanEqual => "lessThanEqual",
+    /// `greaterThan(x, y)`: per component `x > y`.
+    GreaterThan => "greaterThan",
+    /// `greaterThanEqual(x, y)`: per component `x >= y`.
+    GreaterThanEqual => "greaterThanEqual",
+    /// `not(x)`: per component logical negation of a `bool` vector 2-4.
+    Not => "not",
 
     // ---- Fragment-only ----------------------------------------------------------------
     /// `ddx(x)`: per component the difference of `x` between the two horizontally adjacent

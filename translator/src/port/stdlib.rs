@@ -113,7 +113,8 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
         Abs | Sign | Min | Max | Clamp | Step | Smoothstep | Floor | Ceil | Trunc | Exp | Exp2 | Log | Log2 | Pow
         | Sqrt | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Degrees | Radians | Isnan | Isinf
         | Dot | Cross | Length | Distance | Normalize | Reflect | Refract | Faceforward | Transpose | Determinant
-        | Inverse | Modf | Frexp | BitCount | BitfieldExtract | BitfieldInsert | BitfieldReverse => same(b.name()),
+        | Inverse | Modf | Frexp | BitCount | BitfieldExtract | BitfieldInsert | BitfieldReverse | Equal | NotEqual
+        | LessThan | LessThanEqual | GreaterThan | GreaterThanEqual | Not => same(b.name()),
         FindLsb => same("findLSB"),
         FindMsb => same("findMSB"),
         Saturate => {

@@ -339,6 +339,13 @@ pub(crate) fn compile(
             Some(cw(&locs, &dst, z, move |a| r(a[0] * k)))
         }
         B::Isnan => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0].is_nan())))),
+        B::Equal => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] == a[1])))),
+        B::NotEqual => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] != a[1])))),
+        B::LessThan => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] < a[1])))),
+        B::LessThanEqual => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] <= a[1])))),
+        B::GreaterThan => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] > a[1])))),
+        B::GreaterThanEqual => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] >= a[1])))),
+        B::Not => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] == 0.0)))),
         B::Isinf => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0].is_infinite())))),
         B::Isfinite => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0].is_finite())))),
         B::FloatToIntBits => Some(cw(&locs, &dst, z, |a| {

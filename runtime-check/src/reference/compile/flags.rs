@@ -57,6 +57,13 @@ fn exact(b: B) -> bool {
             | B::Unpack4Ubyte
             | B::Any
             | B::All
+            | B::Equal
+            | B::NotEqual
+            | B::LessThan
+            | B::LessThanEqual
+            | B::GreaterThan
+            | B::GreaterThanEqual
+            | B::Not
             | B::Transpose
     )
 }
@@ -105,6 +112,8 @@ enum Step {
     Edge,
     /// `fmod`/`mod`: steps where `a0 / a1` is an integer.
     Quotient,
+    /// A comparison of argument 0 with argument 1 (the GLSL relational functions).
+    Compare,
 }
 
 /// Functions whose result is an integer or bool decided from their operands: exact,
@@ -123,6 +132,13 @@ fn decides(b: B) -> bool {
             | B::Isfinite
             | B::Any
             | B::All
+            | B::Equal
+            | B::NotEqual
+            | B::LessThan
+            | B::LessThanEqual
+            | B::GreaterThan
+            | B::GreaterThanEqual
+            | B::Not
     )
 }
 
@@ -145,6 +161,7 @@ fn step_of(b: B) -> Step {
         B::Round => Step::Half,
         B::Step => Step::Edge,
         B::Fmod | B::GlslMod => Step::Quotient,
+        B::Equal | B::NotEqual | B::LessThan | B::LessThanEqual | B::GreaterThan | B::GreaterThanEqual => Step::Compare,
         _ => Step::None,
     }
 }
@@ -155,6 +172,7 @@ fn decided(step: Step, v: [f64; 4], ap: [bool; 4]) -> bool {
         Step::Integer => hazard::integer_step(v[0], ap[0]),
         Step::Half => hazard::half_step(v[0], ap[0]),
         Step::Edge => hazard::decision(v[1], v[0], ap[1], ap[0]),
+        Step::Compare => hazard::decision(v[0], v[1], ap[0], ap[1]),
         Step::Quotient => {
             let approx = ap[0] || ap[1] || !hazard::exact_quotient(v[0], v[1]);
             hazard::integer_step(v[0] / v[1], approx)
