@@ -57,15 +57,8 @@ fn exact(b: B) -> bool {
             | B::Unpack4Ubyte
             | B::Any
             | B::All
-            | B::Equal
-            | B::NotEqual
-            | B::LessThan
-            | B::LessThanEqual
-            | B::GreaterThan
-            | B::GreaterThanEqual
-            | B::Not
             | B::Transpose
-    )
+    ) || relational(b)
 }
 
 /// Functions whose result component `i` reads only component `i` of each argument.
@@ -132,14 +125,12 @@ fn decides(b: B) -> bool {
             | B::Isfinite
             | B::Any
             | B::All
-            | B::Equal
-            | B::NotEqual
-            | B::LessThan
-            | B::LessThanEqual
-            | B::GreaterThan
-            | B::GreaterThanEqual
-            | B::Not
-    )
+    ) || relational(b)
+}
+
+/// GLSL's relational functions (and `not`): exact bool results, decided per component.
+fn relational(b: B) -> bool {
+    matches!(b, B::Equal | B::NotEqual | B::LessThan | B::LessThanEqual | B::GreaterThan | B::GreaterThanEqual | B::Not)
 }
 
 /// Sums of products (and `lerp`): exact on exact operands whose binary32 result equals
