@@ -257,6 +257,21 @@ fn glsl_relational_functions_compare_per_component() {
 }
 
 #[test]
+fn gp4_gp5_bit_casts_and_fma() {
+    // 1.0 is 0x3f800000; -0.0 is 0x80000000 (as uint: 2147483648).
+    assert_px!(
+        "float2 u = floatBitsToUint(float2(1.0, -0.0)); return float4(u.x == 1065353216.0, u.y / 2147483648.0, uintBitsToFloat(floatBitsToUint(3.0)), 1);",
+        [1.0, 1.0, 3.0, 1.0]
+    );
+    // fma rounds once: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 exactly, which a rounded
+    // product (1 + 2^-11 + 2^-24 -> 1 + 2^-11 in binary32) would lose.
+    assert_px!(
+        "float a = 1.0 + exp2(-12.0); float f = fma(a, a, -(1.0 + exp2(-11.0))); return float4(f * 16777216.0, 0, 0, 1);",
+        [1.0, 0.0, 0.0, 1.0]
+    );
+}
+
+#[test]
 fn integer_arithmetic() {
     assert_px!("int a = -7; int b = 2; return float4(a / b, a % b, 7 / (b - 2), 7 % 3);", [-3.0, -1.0, 0.0, 1.0]);
     assert_px!("int a = 5; unsigned int u = 7; return float4(a << 2, a >> 1, a & 3, u / 2);", [20.0, 2.0, 1.0, 3.0]);

@@ -236,6 +236,15 @@ builtins! {
     FloatToRawIntBits => "floatToRawIntBits",
     /// `intBitsToFloat(x)`: per component the `float` whose binary32 bit pattern is `x`.
     IntBitsToFloat => "intBitsToFloat",
+    /// `floatBitsToUint(x)` (gp4, GLSL's name): per component the IEEE binary32 bit
+    /// pattern of `x` as a `uint`, NaN payloads kept.
+    FloatBitsToUint => "floatBitsToUint",
+    /// `uintBitsToFloat(x)` (gp4): per component the `float` whose binary32 bit pattern is
+    /// `x`.
+    UintBitsToFloat => "uintBitsToFloat",
+    /// `fma(a, b, c)` (gp5): per component `a * b + c` with a single rounding (the product
+    /// is not rounded first), in the operands' precision.
+    Fma => "fma",
 
     // ---- Bit manipulation (gp5 profiles; ARB_gpu_shader5 semantics) ------------------
     /// `bitCount(x)`: per component the number of set bits of `x`, as an `int`.

@@ -114,7 +114,9 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
         | Sqrt | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Degrees | Radians | Isnan | Isinf
         | Dot | Cross | Length | Distance | Normalize | Reflect | Refract | Faceforward | Transpose | Determinant
         | Inverse | Modf | Frexp | BitCount | BitfieldExtract | BitfieldInsert | BitfieldReverse | Equal | NotEqual
-        | LessThan | LessThanEqual | GreaterThan | GreaterThanEqual | Not => same(b.name()),
+        | LessThan | LessThanEqual | GreaterThan | GreaterThanEqual | Not | FloatBitsToUint | UintBitsToFloat | Fma => {
+            same(b.name())
+        }
         FindLsb => same("findLSB"),
         FindMsb => same("findMSB"),
         Saturate => {

@@ -62,8 +62,9 @@
 //!   geometric functions take scalars and vectors (as the Cg pages list them); `any` and
 //!   `all` also take numeric operands (true when non-zero). GLSL's relational functions
 //!   (`equal`, `notEqual`, `lessThan`, `lessThanEqual`, `greaterThan`,
-//!   `greaterThanEqual`, `not`), which cgc declared as well, take vectors 2-4 of `float`,
-//!   `double`, `int`, `uint` (and `bool` for `equal`, `notEqual`, `not`), as cgc lists them.
+//!   `greaterThanEqual`, `not`), which cgc declared as well, are GLSL names (W0306 when
+//!   called) taking vectors 2-4 of `float`, `double`, `int`, `uint` (and `bool` for
+//!   `equal`, `notEqual`, `not`), as cgc lists them.
 //! * `dot`, `length`, `distance`, `normalize`, `reflect`, `faceforward` take scalars and
 //!   vectors 1-4, `refract` too (with a scalar `eta`); `cross` only 3-vectors. `atan(y,
 //!   x)` is declared beside `atan2` and is the same function. `mul`, `transpose`,
@@ -243,14 +244,6 @@ static ENTRIES: &[Entry] = &[
     // Logic.
     e("any", B::Any, A, "bfiu sv: bool(T)"),
     e("all", B::All, A, "bfiu sv: bool(T)"),
-    // GLSL's relational functions, which cgc 3.1 declared too (vectors 2-4 only).
-    e("equal", B::Equal, A, "FDiub w: bool@(T,T)"),
-    e("notEqual", B::NotEqual, A, "FDiub w: bool@(T,T)"),
-    e("lessThan", B::LessThan, A, "FDiu w: bool@(T,T)"),
-    e("lessThanEqual", B::LessThanEqual, A, "FDiu w: bool@(T,T)"),
-    e("greaterThan", B::GreaterThan, A, "FDiu w: bool@(T,T)"),
-    e("greaterThanEqual", B::GreaterThanEqual, A, "FDiu w: bool@(T,T)"),
-    e("not", B::Not, A, "b w: T(T)"),
     // Fragment-only.
     e("ddx", B::Ddx, P, "f sv: T(T)"),
     e("ddy", B::Ddy, P, "f sv: T(T)"),
@@ -326,12 +319,24 @@ static GLSL_ENTRIES: &[Entry] = &[
     // cgc 3.1's own declarations of GLSL names (cg-stdlib-overloads.tsv): derivatives
     // for float/half/fixed scalars and 2-4 vectors, `inversesqrt` for float (and double
     // in gp5), `roundEven` (gp5; Cg's `round` already rounds ties to even), and
-    // gp4's `floatBitsToInt` (the raw bits, as `floatToRawIntBits`).
+    // gp4's `floatBitsToInt` (the raw bits, as `floatToRawIntBits`), `floatBitsToUint` and
+    // `uintBitsToFloat`, and gp5's `fma` (float and double).
     e("dFdx", B::Ddx, P, "Fhx sw: T(T)"),
     e("dFdy", B::Ddy, P, "Fhx sw: T(T)"),
     e("inversesqrt", B::Rsqrt, A, "FD sv: T(T)"),
     e("roundEven", B::Round, A, "f sv: T(T)"),
     e("floatBitsToInt", B::FloatToRawIntBits, A, "F sv: int@(T)"),
+    e("floatBitsToUint", B::FloatBitsToUint, A, "F sv: uint@(T)"),
+    e("uintBitsToFloat", B::UintBitsToFloat, A, "u sv: float@(T)"),
+    e("fma", B::Fma, A, "FD sv: T(T,T,T)"),
+    // The relational functions (vectors 2-4 only).
+    e("equal", B::Equal, A, "FDiub w: bool@(T,T)"),
+    e("notEqual", B::NotEqual, A, "FDiub w: bool@(T,T)"),
+    e("lessThan", B::LessThan, A, "FDiu w: bool@(T,T)"),
+    e("lessThanEqual", B::LessThanEqual, A, "FDiu w: bool@(T,T)"),
+    e("greaterThan", B::GreaterThan, A, "FDiu w: bool@(T,T)"),
+    e("greaterThanEqual", B::GreaterThanEqual, A, "FDiu w: bool@(T,T)"),
+    e("not", B::Not, A, "b w: T(T)"),
     e("mix", B::Lerp, A, "f sv: T(T,T,T); f v: T(T,T,E)"),
     e("mod", B::GlslMod, A, "f sv: T(T,T); f v: T(T,E)"),
     e("texelFetchOffset", B::Tex2DFetchOffset, A, "float4(sampler2D, int2, int, int2)"),
@@ -760,19 +765,20 @@ mod tests {
     }
 
     // Summary of the expanded table (update deliberately when the table changes):
-    // 118 names, 2015 overloads. Component-wise float functions have 20 overloads each
+    // 111 names, 1934 overloads. Component-wise float functions have 20 overloads each
     // (float, half, fixed, double x scalar and 4 vectors; no matrices, as in cgc); abs
     // and sign 30 (+int, uint), min and max 49 (+int, uint, + 18 vector-scalar, + 1
     // double1-double), clamp 54 (+24 scalar-bound), lerp 36 (+16 scalar-weight), step 36
     // (+16 scalar-edge), smoothstep 36 (+16 scalar-edge), atan 40 (+20 two-argument);
-    // mul 384 (96 per float type: 16 M*v, 16 v*M, 64 M*M); any/all 35; tex2D 4; the GLSL
-    // relational functions 12 or 15 (float, double, int, uint, and bool for equal and
-    // notEqual, x vectors 2-4), not 3.
+    // mul 384 (96 per float type: 16 M*v, 16 v*M, 64 M*M); any/all 35; tex2D 4. Among the
+    // GLSL names: the relational functions 12 or 15 (float, double, int, uint, and bool
+    // for equal and notEqual, x vectors 2-4), not 3; fma 10 (float, double x scalar and
+    // 4 vectors).
     #[test]
     fn intrinsics_overload_counts() {
         let count = |name: &str| overloads(name).map_or(0, <[Overload]>::len);
         let total: usize = table().values().map(Vec::len).sum();
-        assert_eq!((table().len(), total), (118, 2015));
+        assert_eq!((table().len(), total), (111, 1934));
         assert_eq!(count("sin"), 4 * 5);
         assert_eq!(count("abs"), 6 * 5);
         assert_eq!(count("max"), 6 * 5 + 6 * 3 + 1);
@@ -785,8 +791,10 @@ mod tests {
         assert_eq!(count("dot"), 4 * 5);
         assert_eq!(count("any"), 7 * 5);
         assert_eq!(count("tex2D"), 4);
-        assert_eq!(count("equal"), 5 * 3);
-        assert_eq!(count("lessThan"), 4 * 3);
-        assert_eq!(count("not"), 3);
+        let glsl = |name: &str| glsl_overloads(name).map_or(0, <[Overload]>::len);
+        assert_eq!(glsl("equal"), 5 * 3);
+        assert_eq!(glsl("lessThan"), 4 * 3);
+        assert_eq!(glsl("not"), 3);
+        assert_eq!(glsl("fma"), 2 * 5);
     }
 }

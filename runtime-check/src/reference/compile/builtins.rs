@@ -261,6 +261,8 @@ pub(crate) fn compile(
         })),
         B::Saturate => Some(cw(&locs, &dst, z, saturate)),
         B::Lerp => Some(cw(&locs, &dst, z, move |a| r(a[0] + r(a[2] * r(a[1] - a[0]))))),
+        // One rounding: the binary32 product is exact in binary64, then rounded once more.
+        B::Fma => Some(cw(&locs, &dst, z, move |a| r(a[0].mul_add(a[1], a[2])))),
         B::Step => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[1] >= a[0])))),
         B::Smoothstep => Some(cw(&locs, &dst, z, move |a| {
             let t = saturate([r(r(a[2] - a[0]) / r(a[1] - a[0])), 0.0, 0.0, 0.0]);
@@ -357,6 +359,8 @@ pub(crate) fn compile(
         })),
         B::FloatToRawIntBits => Some(cw(&locs, &dst, z, |a| f64::from(float_bits(a[0]) as i32))),
         B::IntBitsToFloat => Some(cw(&locs, &dst, z, |a| bits_float(as_i32(a[0]) as u32))),
+        B::FloatBitsToUint => Some(cw(&locs, &dst, z, |a| f64::from(float_bits(a[0])))),
+        B::UintBitsToFloat => Some(cw(&locs, &dst, z, |a| bits_float(as_u32(a[0])))),
         B::BitCount => Some(cw(&locs, &dst, z, |a| f64::from(as_u32(a[0]).count_ones()))),
         B::BitfieldExtract => {
             let signed = arg_kind == Kind::I;

@@ -41,6 +41,8 @@ fn exact(b: B) -> bool {
             | B::FloatToIntBits
             | B::FloatToRawIntBits
             | B::IntBitsToFloat
+            | B::FloatBitsToUint
+            | B::UintBitsToFloat
             | B::BitCount
             | B::BitfieldExtract
             | B::BitfieldInsert
