@@ -382,19 +382,8 @@ pub fn render_new_passes(
     Ok((out, passes))
 }
 
-/// Renders the Cg original of `preset` on the CPU over the same frames and viewport.
-pub fn render_old(
-    sources: &mut SourceMap,
-    preset: &Preset,
-    fs: &dyn FileSystem,
-    images: &[InputImage],
-    frames: usize,
-    viewport: Size,
-) -> Result<RgbaF32Image, Vec<Diagnostic>> {
-    render_old_detailed(sources, preset, fs, images, frames, viewport).map(|o| o.image)
-}
-
-/// [`render_old`] with the hazard maps and every pass's output of the last frame.
+/// Renders the Cg original of `preset` on the CPU over the same frames and viewport,
+/// with the hazard maps and every pass's output of the last frame.
 pub fn render_old_detailed(
     sources: &mut SourceMap,
     preset: &Preset,

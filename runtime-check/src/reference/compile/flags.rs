@@ -49,23 +49,16 @@ fn exact(b: B) -> bool {
             | B::BitfieldReverse
             | B::FindLsb
             | B::FindMsb
-            | B::Pack2Half
-            | B::Pack2Ushort
-            | B::Pack4Byte
-            | B::Pack4Ubyte
-            | B::Unpack2Half
-            | B::Unpack2Ushort
-            | B::Unpack4Byte
-            | B::Unpack4Ubyte
             | B::Any
             | B::All
             | B::Transpose
     ) || relational(b)
+        || packing(b)
 }
 
-/// Functions whose result component `i` reads only component `i` of each argument.
-fn componentwise(b: B) -> bool {
-    !matches!(
+/// The packing functions: exact bit moves between whole vectors and one scalar.
+fn packing(b: B) -> bool {
+    matches!(
         b,
         B::Pack2Half
             | B::Pack2Ushort
@@ -75,24 +68,32 @@ fn componentwise(b: B) -> bool {
             | B::Unpack2Ushort
             | B::Unpack4Byte
             | B::Unpack4Ubyte
-            | B::Dot
-            | B::Cross
-            | B::Length
-            | B::Distance
-            | B::Normalize
-            | B::Reflect
-            | B::Refract
-            | B::Faceforward
-            | B::Lit
-            | B::MulMatVec
-            | B::MulVecMat
-            | B::MulMatMat
-            | B::Transpose
-            | B::Determinant
-            | B::Inverse
-            | B::Any
-            | B::All
     )
+}
+
+/// Functions whose result component `i` reads only component `i` of each argument.
+fn componentwise(b: B) -> bool {
+    !packing(b)
+        && !matches!(
+            b,
+            B::Dot
+                | B::Cross
+                | B::Length
+                | B::Distance
+                | B::Normalize
+                | B::Reflect
+                | B::Refract
+                | B::Faceforward
+                | B::Lit
+                | B::MulMatVec
+                | B::MulVecMat
+                | B::MulMatMat
+                | B::Transpose
+                | B::Determinant
+                | B::Inverse
+                | B::Any
+                | B::All
+        )
 }
 
 /// The decision a step function takes, on its argument values of one lane.
