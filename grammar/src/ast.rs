@@ -35,7 +35,7 @@ pub enum Item {
     Interface(Interface),
     /// `uniform Block { ... } obj : BUFFER[3];`
     ConstantBuffer(ConstantBuffer),
-    /// A CgFX `technique` block; parsed so that effect files do not hide later errors.
+    /// A CgFX `technique` block with its passes and their state assignments.
     Technique(Technique),
     /// A stray `;` at file scope.
     Empty(Span),
@@ -125,12 +125,87 @@ pub enum GenericArg {
     Expr(Expr),
 }
 
+/// A primitive or patch modifier written before a function's return type, where profile
+/// names go: it declares the function a geometry or tessellation program and fixes the
+/// length of its `AttribArray` parameters (Cg 3.1 gp4gp/gp5gp/gp5tcp/gp5tep).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProgramModifier {
+    /// Geometry input primitives: `POINT` (1 vertex), `LINE` (2), `LINE_ADJ` (4),
+    /// `TRIANGLE` (3), `TRIANGLE_ADJ` (6).
+    Point,
+    Line,
+    LineAdj,
+    Triangle,
+    TriangleAdj,
+    /// Geometry output primitives: `POINT_OUT`, `LINE_OUT` (line strips),
+    /// `TRIANGLE_OUT` (triangle strips).
+    PointOut,
+    LineOut,
+    TriangleOut,
+    /// `PATCH_1` ... `PATCH_32`: the control points of an input patch (tessellation,
+    /// and gp5gp geometry). Any number is read here; sema checks the range.
+    Patch(u32),
+    /// Tessellation evaluation domains: `TRIANGLES`, `QUADS`, `ISOLINES`.
+    Triangles,
+    Quads,
+    Isolines,
+}
+
+impl ProgramModifier {
+    /// The modifier spelled `word` (case-sensitive, as cgc read them), if any.
+    pub fn parse(word: &str) -> Option<ProgramModifier> {
+        use ProgramModifier::*;
+        Some(match word {
+            "POINT" => Point,
+            "LINE" => Line,
+            "LINE_ADJ" => LineAdj,
+            "TRIANGLE" => Triangle,
+            "TRIANGLE_ADJ" => TriangleAdj,
+            "POINT_OUT" => PointOut,
+            "LINE_OUT" => LineOut,
+            "TRIANGLE_OUT" => TriangleOut,
+            "TRIANGLES" => Triangles,
+            "QUADS" => Quads,
+            "ISOLINES" => Isolines,
+            _ => {
+                let n = word.strip_prefix("PATCH_")?;
+                if n.is_empty() || n.len() > 9 || !n.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                Patch(n.parse().ok()?)
+            }
+        })
+    }
+
+    /// The spelling, as written.
+    pub fn as_string(self) -> String {
+        use ProgramModifier::*;
+        match self {
+            Point => "POINT".into(),
+            Line => "LINE".into(),
+            LineAdj => "LINE_ADJ".into(),
+            Triangle => "TRIANGLE".into(),
+            TriangleAdj => "TRIANGLE_ADJ".into(),
+            PointOut => "POINT_OUT".into(),
+            LineOut => "LINE_OUT".into(),
+            TriangleOut => "TRIANGLE_OUT".into(),
+            Patch(n) => format!("PATCH_{n}"),
+            Triangles => "TRIANGLES".into(),
+            Quads => "QUADS".into(),
+            Isolines => "ISOLINES".into(),
+        }
+    }
+}
+
 /// Everything before the declarators: qualifiers, profile names, the type.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeclSpecifiers {
     pub qualifiers: Vec<(Qualifier, Span)>,
     /// Profile names before the return type of a function (`vs float f(...)`), in order.
     pub profiles: Vec<Ident>,
+    /// Primitive and patch modifiers among those words (`TRIANGLE LINE_OUT void gs(...)`),
+    /// in order; they are not in `profiles`.
+    pub modifiers: Vec<(ProgramModifier, Span)>,
     pub ty: TypeSpec,
     pub span: Span,
 }
@@ -240,9 +315,32 @@ pub struct ConstantBuffer {
     pub span: Span,
 }
 
+/// `technique Name < annotations > { pass ... }`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Technique {
     pub name: Option<Ident>,
+    pub annotations: Vec<Annotation>,
+    pub passes: Vec<Pass>,
+    pub span: Span,
+}
+
+/// `pass Name < annotations > { State = value; ... }`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pass {
+    pub name: Option<Ident>,
+    pub annotations: Vec<Annotation>,
+    pub states: Vec<StateAssignment>,
+    pub span: Span,
+}
+
+/// One render-state assignment of a pass: `FragmentProgram = compile fp40 f();`,
+/// `BlendFunc = int2(SrcAlpha, One);`, `Texture[0] = <tex>;`. The state names and their
+/// value words belong to the effect runtime, not to the language.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateAssignment {
+    pub name: Ident,
+    pub index: Option<Expr>,
+    pub value: Expr,
     pub span: Span,
 }
 
@@ -491,6 +589,18 @@ pub enum ExprKind {
     Index {
         base: Box<Expr>,
         index: Box<Expr>,
+    },
+    /// CgFX `compile fp40 f(args)`: the function compiled under a profile, with its
+    /// leading uniform parameters bound to `args`.
+    Compile {
+        profile: Ident,
+        function: Ident,
+        args: Vec<Expr>,
+    },
+    /// `value : SEMANTIC`, an argument of a geometry program's `emitVertex`.
+    WithSemantic {
+        value: Box<Expr>,
+        semantic: Box<Semantic>,
     },
     /// An expression the parser could not read (a diagnostic was emitted).
     Error,

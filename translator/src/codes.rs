@@ -45,6 +45,20 @@ pub const E_ARRAY_TOO_LARGE: &str = "E0320";
 /// A stage that calls more functions than `sema::limits::MAX_STAGE_FUNCTIONS`.
 pub const E_TOO_MANY_FUNCTIONS: &str = "E0321";
 
+// Cg 3.x program domains and effect files (E033x), numbered apart from the E03xx list
+// above so that codes added there meanwhile never collide.
+/// Primitive or patch modifiers (`TRIANGLE`, `LINE_OUT`, `PATCH_3`, `QUADS`) that conflict,
+/// that the entry point's profile does not take or lacks, or written on a non-function.
+pub const E_PROGRAM_MODIFIER: &str = "E0330";
+/// Geometry-program syntax misused: `AttribArray<T>` outside the parameters of a program
+/// with a primitive or patch modifier or with a wrong argument, `value : SEMANTIC`
+/// outside `emitVertex`, `emitVertex`/`restartStrip` used as a value or with bad arguments.
+pub const E_GEOMETRY_SYNTAX: &str = "E0331";
+/// CgFX effect constructs misused: a `compile` expression outside a pass state or a
+/// state-object initialiser, an unknown profile, a missing function, a program of the
+/// wrong domain for its state (`VertexProgram = compile fp40 f()`).
+pub const E_EFFECT: &str = "E0332";
+
 /// An implicit conversion that loses components (vector/matrix truncation, vector to scalar).
 pub const W_TRUNCATION: &str = "W0301";
 /// An implicit conversion between a vector and a matrix of the same size.
@@ -85,6 +99,15 @@ pub const W_UNLINKED_VARYING: &str = "W0403";
 pub const W_FEEDBACK_IS_ORIGINAL: &str = "W0405";
 /// Reading the fragment position (WPOS/VPOS): GL framebuffers were bottom-up, slang's are top-down.
 pub const W_FRAG_COORD: &str = "W0404";
+/// The pass's vertex or fragment entry is a geometry or tessellation program: slang
+/// passes have only vertex and fragment stages.
+pub const E_NO_SLANG_STAGE: &str = "E0430";
+/// A geometry or tessellation program in the file is not translated (slang has no such
+/// stage); the vertex and fragment entries still are.
+pub const W_STAGE_NOT_TRANSLATED: &str = "W0430";
+/// A CgFX technique or state object (`VertexShader vs = compile ...`) is not translated:
+/// a slang pass is its vertex and fragment entries, with render state in the preset.
+pub const W_EFFECT_NOT_TRANSLATED: &str = "W0431";
 
 // ---- presets: .cgp / .slangp (E05xx / W05xx) ----
 // Errors only where RetroArch's own loader fails too; everything else is a warning and

@@ -126,7 +126,26 @@ impl Printer<'_> {
                     Some(n) => format!("Technique {}", n.name),
                     None => "Technique".to_owned(),
                 };
-                self.line(None, &text, Some(t.span));
+                self.open(None, &text, Some(t.span));
+                self.annotations(&t.annotations);
+                for p in &t.passes {
+                    let text = match &p.name {
+                        Some(n) => format!("Pass {}", n.name),
+                        None => "Pass".to_owned(),
+                    };
+                    self.open(None, &text, Some(p.span));
+                    self.annotations(&p.annotations);
+                    for st in &p.states {
+                        self.open(None, &format!("State {}", st.name.name), Some(st.span));
+                        if let Some(i) = &st.index {
+                            self.expr(Some("index"), i);
+                        }
+                        self.expr(Some("value"), &st.value);
+                        self.close();
+                    }
+                    self.close();
+                }
+                self.close();
             }
             Item::Empty(s) => self.line(None, "Empty", Some(*s)),
             Item::Error(s) => self.line(None, "Error", Some(*s)),
@@ -150,6 +169,9 @@ impl Printer<'_> {
         }
         for p in &s.profiles {
             let _ = write!(text, " profile={}", p.name);
+        }
+        for (m, _) in &s.modifiers {
+            let _ = write!(text, " modifier={}", m.as_string());
         }
         self.open(None, &text, Some(s.span));
         self.type_spec(None, &s.ty);
@@ -221,7 +243,15 @@ impl Printer<'_> {
         if let Some(s) = &d.semantic {
             self.semantic(s);
         }
-        for a in &d.annotations {
+        self.annotations(&d.annotations);
+        if let Some(i) = &d.init {
+            self.initializer(Some("init"), i);
+        }
+        self.close();
+    }
+
+    fn annotations(&mut self, list: &[Annotation]) {
+        for a in list {
             self.open(None, &format!("Annotation {}", a.name.name), Some(a.span));
             self.type_spec(None, &a.ty);
             if let Some(v) = &a.value {
@@ -229,10 +259,6 @@ impl Printer<'_> {
             }
             self.close();
         }
-        if let Some(i) = &d.init {
-            self.initializer(Some("init"), i);
-        }
-        self.close();
     }
 
     fn semantic(&mut self, s: &Semantic) {
@@ -456,6 +482,19 @@ impl Printer<'_> {
                 self.open(label, "Index", span);
                 self.expr(None, base);
                 self.expr(Some("index"), index);
+                self.close();
+            }
+            ExprKind::Compile { profile, function, args } => {
+                self.open(label, &format!("Compile {} {}", profile.name, function.name), span);
+                for a in args {
+                    self.expr(None, a);
+                }
+                self.close();
+            }
+            ExprKind::WithSemantic { value, semantic } => {
+                self.open(label, "WithSemantic", span);
+                self.expr(None, value);
+                self.semantic(semantic);
                 self.close();
             }
             ExprKind::Error => self.line(label, "Error", span),

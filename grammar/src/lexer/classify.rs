@@ -4,7 +4,8 @@
 //! preprocessor must see `float` or `if` as ordinary names (a macro may be called
 //! `half`). After preprocessing, [`classify_word`] decides what a spelling is to the
 //! grammar: a keyword, a built-in type name, a word whose meaning depends on the next
-//! token (`texture`, `vector`, `matrix`, `technique`), a reserved word that Cg does not
+//! token (`texture`, `vector`, `matrix`, `technique`, `pass`, `compile`, `AttribArray`),
+//! a reserved word that Cg does not
 //! use (`goto`, `class`, `__x`, `ASM`: reported as E0205 and then read as a name), or a
 //! plain identifier.
 //!
@@ -17,8 +18,11 @@
 //! real shader libraries use `texture`, `matrix` and `pass` as variable names and cgc
 //! accepts them. Those words are therefore contextual or plain names here, and their
 //! other-case spellings (`Texture`, `FLOAT`) are plain names. Words with no use in Cg
-//! programs (C++ keywords, `goto`, `asm`, `decl`, `dword`, the D3D shader words, `get`,
-//! `emit`, anything starting with `__`) are reserved.
+//! programs (C++ keywords, `goto`, `asm`, `decl`, `dword`, the D3D fragment-linker words
+//! `pixelfragment` and `vertexfragment`, `get`, `emit`, anything starting with `__`) are
+//! reserved. The CgFX state-object types `vertexshader` and `pixelshader` (any case, as
+//! the spec marks them) are built-in type names: an effect file declares
+//! `VertexShader vs = compile vp40 f();`.
 
 use crate::parser::token::Tok;
 
@@ -53,6 +57,15 @@ pub enum Contextual {
     /// `unsigned`: a type on its own, or the first word of `unsigned int` (and
     /// `char`, `short`, `long`).
     Unsigned,
+    /// `pass` (CgFX): a pass inside a technique block, else a name (`pass` is a common
+    /// variable name in shader libraries).
+    Pass,
+    /// `compile fp40 f(...)` (CgFX): a keyword when a profile name and a function name
+    /// follow, else a name.
+    Compile,
+    /// `AttribArray<float4>` (geometry and tessellation programs): a generic type when
+    /// `<` follows, else a name.
+    AttribArray,
 }
 
 /// Classifies one identifier spelling.
@@ -70,6 +83,9 @@ pub fn classify_word(text: &str) -> Word {
         "technique" => return Word::Contextual(Contextual::Technique),
         "unsigned" => return Word::Contextual(Contextual::Unsigned),
         "precise" => return Word::Contextual(Contextual::Precise),
+        "pass" => return Word::Contextual(Contextual::Pass),
+        "compile" => return Word::Contextual(Contextual::Compile),
+        "AttribArray" => return Word::Contextual(Contextual::AttribArray),
         _ => {}
     }
     if is_reserved(text) {
@@ -126,6 +142,9 @@ const SHAPED_BASES: [&str; 9] = ["bool", "int", "float", "half", "fixed", "doubl
 
 /// Built-in type names (except `unsigned`, `texture`, `vector`, `matrix`: contextual).
 pub fn is_builtin_type(text: &str) -> bool {
+    if is_state_object_type(text) {
+        return true;
+    }
     match text {
         "void" | "bool" | "int" | "char" | "short" | "long" | "float" | "half" | "fixed" | "double" | "cint"
         | "cfloat" | "string" | "sampler" | "sampler1D" | "sampler2D" | "sampler3D" | "samplerCUBE" | "samplerRECT"
@@ -159,6 +178,12 @@ pub fn is_glsl_alias(text: &str) -> bool {
         [b'm', b'a', b't', r, b'x', c] => dim(r) && dim(c),
         _ => false,
     }
+}
+
+/// The CgFX state-object types, any case (`VertexShader`, `pixelshader`): the values of
+/// `compile` expressions, declared at file scope in effect files.
+pub fn is_state_object_type(text: &str) -> bool {
+    text.len() <= 12 && ["vertexshader", "pixelshader"].iter().any(|w| w.eq_ignore_ascii_case(text))
 }
 
 /// Words that `unsigned` combines with into one type name (`unsigned int`).
@@ -210,8 +235,7 @@ pub fn is_reserved(text: &str) -> bool {
         return true;
     }
     // Case-insensitive reserved words of the spec that have no use in Cg programs.
-    const ANY_CASE: [&str; 7] =
-        ["asm", "decl", "dword", "pixelfragment", "pixelshader", "vertexfragment", "vertexshader"];
+    const ANY_CASE: [&str; 5] = ["asm", "decl", "dword", "pixelfragment", "vertexfragment"];
     text.len() <= 14 && ANY_CASE.iter().any(|w| w.eq_ignore_ascii_case(text))
 }
 
@@ -249,11 +273,27 @@ mod tests {
 
     #[test]
     fn reserved_words_including_case_insensitive_ones() {
-        for r in ["goto", "class", "template", "__foo", "__", "ASM", "asm", "Decl", "PixelShader", "this"] {
+        for r in ["goto", "class", "template", "__foo", "__", "ASM", "asm", "Decl", "PixelFragment", "this"] {
             assert_eq!(classify_word(r), Word::Reserved, "{r}");
         }
-        for ok in ["_m00", "_11", "Get", "trY", "pass", "compile", "asmx"] {
+        for ok in ["_m00", "_11", "Get", "trY", "Pass", "Compile", "asmx", "attribArray"] {
             assert_eq!(classify_word(ok), Word::Plain, "{ok}");
+        }
+    }
+
+    #[test]
+    fn effect_and_geometry_words() {
+        for t in ["vertexshader", "VertexShader", "PIXELSHADER", "pixelshader", "PixelShader"] {
+            assert_eq!(classify_word(t), Word::Token(Tok::TypeName), "{t}");
+        }
+        assert_eq!(classify_word("pass"), Word::Contextual(Contextual::Pass));
+        assert_eq!(classify_word("compile"), Word::Contextual(Contextual::Compile));
+        assert_eq!(classify_word("AttribArray"), Word::Contextual(Contextual::AttribArray));
+        assert_eq!(classify_word("technique"), Word::Contextual(Contextual::Technique));
+        // Primitive modifiers are plain words: the grammar reads them as words before a
+        // function's return type, like profile names.
+        for p in ["TRIANGLE", "POINT", "LINE_ADJ", "TRIANGLE_OUT", "PATCH_4", "QUADS"] {
+            assert_eq!(classify_word(p), Word::Plain, "{p}");
         }
     }
 }

@@ -411,14 +411,18 @@ impl<'a> Ctx<'a> {
     ) -> Box<DeclSpecifiers> {
         let mut qualifiers = Vec::new();
         let mut profiles = Vec::new();
+        let mut modifiers = Vec::new();
         for w in pre {
             match w {
                 SpecWord::Qualifier(q, s) => qualifiers.push((q, s)),
-                SpecWord::Profile(p) => profiles.push(p),
+                SpecWord::Profile(p) => match ProgramModifier::parse(&p.name) {
+                    Some(m) => modifiers.push((m, p.span)),
+                    None => profiles.push(p),
+                },
             }
         }
         qualifiers.extend(post);
-        Box::new(DeclSpecifiers { qualifiers, profiles, ty: *ty, span: self.span(l, r) })
+        Box::new(DeclSpecifiers { qualifiers, profiles, modifiers, ty: *ty, span: self.span(l, r) })
     }
 
     pub fn qualifier(&self, q: Qualifier, l: usize) -> (Qualifier, Span) {
@@ -441,10 +445,16 @@ impl<'a> Ctx<'a> {
     }
 
     /// A collapsed `technique [name] ... { ... }` block over tokens `l..r`.
-    pub fn technique(&self, l: usize, r: usize) -> Technique {
-        let name = (l + 1 < r && self.tokens.get(l + 1).is_some_and(|t| t.kind == crate::lexer::TokenKind::Ident))
-            .then(|| self.ident(l + 1));
-        Technique { name, span: self.span(l, r) }
+    /// `compile profile function(args)`.
+    pub fn compile(&self, profile: Ident, function: Ident, args: Args, l: usize, r: usize) -> PResult<X> {
+        let Args { list: args, d } = args;
+        self.expr(ExprKind::Compile { profile, function, args }, l, r, d)
+    }
+
+    /// `value : SEMANTIC` as a call argument.
+    pub fn with_semantic(&self, value: X, semantic: Box<Semantic>, l: usize, r: usize) -> PResult<X> {
+        let d = value.d;
+        self.expr(ExprKind::WithSemantic { value: value.e, semantic }, l, r, d)
     }
 
     /// `uniform Name { members } object;`: `words` must be qualifiers then the name.
@@ -612,8 +622,11 @@ pub fn error_diagnostic(ctx: &Ctx<'_>, e: PError) -> (usize, Diagnostic) {
                 Some(list) => format!("expected {list}, found {found}"),
                 None => format!("unexpected {found}"),
             };
-            let d =
+            let mut d =
                 Diagnostic::error(codes::E_UNEXPECTED_TOKEN, message).with_primary(ctx.span(l, r), "unexpected here");
+            if let Some(note) = geometry_hint(ctx, l) {
+                d = d.with_note(note);
+            }
             (l, d)
         }
         ParseError::UnrecognizedEof { location, expected } => {
@@ -652,6 +665,25 @@ pub fn error_diagnostic(ctx: &Ctx<'_>, e: PError) -> (usize, Diagnostic) {
     }
 }
 
+/// A hint for the two likely mistakes with geometry-program syntax: a primitive modifier
+/// written after the return type (`void TRIANGLE gs(...)`), and an `AttribArray<T` whose
+/// `>` is missing. `l` is the unexpected token.
+fn geometry_hint(ctx: &Ctx<'_>, l: usize) -> Option<String> {
+    let word = |i: usize| ctx.tokens.get(i).map(|t| ctx.sources.text(t.span));
+    let prev = word(l.checked_sub(1)?)?;
+    if ProgramModifier::parse(prev).is_some() {
+        return Some(format!(
+            "`{prev}` is a primitive or patch modifier: it goes before the function's return type \
+             (`{prev} void {}(...)`)",
+            word(l).unwrap_or("name")
+        ));
+    }
+    if l >= 3 && word(l - 3) == Some("AttribArray") && word(l - 2) == Some("<") {
+        return Some("`AttribArray<T>` takes one type and is closed by `>`".to_owned());
+    }
+    None
+}
+
 /// When `;` would fit and the unexpected token starts a later line than the token
 /// before it, the likely mistake is a missing `;` at the end of that earlier line: the
 /// zero-width span just after it.
@@ -670,7 +702,6 @@ fn semicolon_at_line_end(ctx: &Ctx<'_>, l: usize, expected: &[String]) -> Option
 
 fn found(ctx: &Ctx<'_>, l: usize, r: usize, tok: Tok) -> String {
     match tok {
-        Tok::Technique => "a technique block".to_owned(),
         Tok::Skipped => "a nested region".to_owned(),
         _ => {
             let text = if r > l + 1 { ctx.joined(l, r, " ").name } else { ctx.text(l).to_owned() };
@@ -735,7 +766,6 @@ fn pretty_terminal(t: &str) -> String {
     match t.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
         Some(inner) => format!("`{inner}`"),
         None => match t {
-            "Technique" => "a technique block".to_owned(),
             "StringLit" => "a string".to_owned(),
             "FloatLit" | "IntLit" => "a number".to_owned(),
             other => other.to_owned(),

@@ -12,8 +12,13 @@
 //!   [`Tok::Ident`] (so members may share a type's name: `v.float4`, `s.input`);
 //! - `unsigned int` is one [`Tok::TypeName`]; `texture`, `vector`, `matrix` are types
 //!   only where the next tokens say so;
-//! - a CgFX `technique ... { ... }` block at file scope is one [`Tok::Technique`]
-//!   (its body is matched by braces, never parsed);
+//! - CgFX: `technique` starting a file-scope block whose braces close is
+//!   [`Tok::Technique`] (an unterminated one is reported, E0202, and skipped to the end
+//!   of the file), `pass` directly inside it [`Tok::Pass`], `compile` before a profile
+//!   and a function name [`Tok::Compile`]; elsewhere all three are names;
+//! - `AttribArray` before `<` is [`Tok::AttribArray`] (geometry and tessellation
+//!   parameters); the primitive and patch modifiers (`TRIANGLE`, `PATCH_4`) stay names:
+//!   the grammar reads them where profile names go, before a function's return type;
 //! - reserved words are reported (E0205) and read as names;
 //! - a name where a declaration's type belongs (`vec2 p = ...;`: two names in a row
 //!   before `;`, `=`, `,`, `[`, `:`, `)`) is reported once as an unknown type (E0208)
@@ -49,6 +54,15 @@ pub struct Terminal {
     pub end: u32,
 }
 
+/// What follows a `technique` word at the start of an item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TechniqueEnd {
+    /// A block whose braces close: parsed by the grammar.
+    Closed,
+    /// A block whose `{` is never closed (reported).
+    Unterminated,
+}
+
 /// A diagnostic together with the token index it belongs to (for ordering).
 pub type IndexedDiagnostic = (usize, Diagnostic);
 
@@ -64,6 +78,7 @@ pub fn terminals(sources: &SourceMap, tokens: &[Token]) -> (Vec<Terminal>, Vec<I
         nest: 0,
         braces: 0,
         typedef_at: None,
+        technique_at: None,
     };
     s.run();
     (s.out, s.diags)
@@ -85,6 +100,9 @@ struct Classifier<'a> {
     braces: u32,
     /// Inside `typedef ... ;`, at this nesting level.
     typedef_at: Option<usize>,
+    /// Inside a technique block that opened at this brace depth (`pass` is a keyword
+    /// directly inside it).
+    technique_at: Option<u32>,
 }
 
 impl<'a> Classifier<'a> {
@@ -144,6 +162,9 @@ impl<'a> Classifier<'a> {
 
     fn close_brace(&mut self) {
         self.braces = self.braces.saturating_sub(1);
+        if self.technique_at == Some(self.braces) {
+            self.technique_at = None;
+        }
         self.end_scopes_deeper_than(self.braces);
     }
 
@@ -406,22 +427,62 @@ impl<'a> Classifier<'a> {
             }
             Contextual::Technique => {
                 let at_item_start =
-                    self.nest == 0 && matches!(self.prev_tok(), None | Some(Tok::Semi | Tok::RBrace | Tok::Technique));
+                    self.nest == 0 && matches!(self.prev_tok(), None | Some(Tok::Semi | Tok::RBrace | Tok::LBrace));
                 if at_item_start {
-                    if let Some(end) = self.technique_end(i) {
-                        self.push(Tok::Technique, i, end);
-                        return end;
+                    match self.technique_end(i) {
+                        Some(TechniqueEnd::Closed) => {
+                            self.push(Tok::Technique, i, i + 1);
+                            self.technique_at = Some(self.braces);
+                            return i + 1;
+                        }
+                        Some(TechniqueEnd::Unterminated) => {
+                            // Reported; the rest of the file is one region the parser skips.
+                            self.push(Tok::Skipped, i, self.tokens.len());
+                            return self.tokens.len();
+                        }
+                        None => {}
                     }
                 }
                 self.name(i);
+            }
+            Contextual::Pass => {
+                let in_technique =
+                    self.technique_at.is_some_and(|d| self.braces == d + 1 && self.nest == d as usize + 1);
+                let opens = matches!(self.kind(j), Some(TokenKind::LBrace | TokenKind::Lt))
+                    || (self.is_name_word(j)
+                        && matches!(self.kind(self.next_index(j)), Some(TokenKind::LBrace | TokenKind::Lt)));
+                if in_technique && opens && matches!(self.prev_tok(), Some(Tok::LBrace | Tok::RBrace | Tok::Semi)) {
+                    self.push(Tok::Pass, i, i + 1);
+                } else {
+                    self.name(i);
+                }
+            }
+            Contextual::Compile => {
+                let k = self.next_index(j);
+                if self.kind(j) == Some(TokenKind::Ident)
+                    && self.kind(k) == Some(TokenKind::Ident)
+                    && self.kind(self.next_index(k)) == Some(TokenKind::LParen)
+                {
+                    self.push(Tok::Compile, i, i + 1);
+                } else {
+                    self.name(i);
+                }
+            }
+            Contextual::AttribArray => {
+                if self.kind(j) == Some(TokenKind::Lt) {
+                    self.push(Tok::AttribArray, i, i + 1);
+                } else {
+                    self.name(i);
+                }
             }
         }
         i + 1
     }
 
-    /// The end (exclusive) of a `technique name <...> { ... } ;?` block starting at `i`,
-    /// or `None` when no `{` comes before a `;`.
-    fn technique_end(&mut self, i: usize) -> Option<usize> {
+    /// Whether a `technique name <...> { ... } ;?` block starts at `i`: `None` when no
+    /// `{` comes before a `;`; `Unterminated` (reported, E0202) when its `{` is never
+    /// closed.
+    fn technique_end(&mut self, i: usize) -> Option<TechniqueEnd> {
         let mut j = i + 1;
         let mut in_annotation = false;
         while j < self.tokens.len() {
@@ -446,11 +507,7 @@ impl<'a> Classifier<'a> {
                 TokenKind::RBrace => {
                     depth -= 1;
                     if depth == 0 {
-                        let mut end = j + 1;
-                        if self.kind(end) == Some(TokenKind::Semi) {
-                            end += 1;
-                        }
-                        return Some(end);
+                        return Some(TechniqueEnd::Closed);
                     }
                 }
                 _ => {}
@@ -460,7 +517,7 @@ impl<'a> Classifier<'a> {
         let d = Diagnostic::error(codes::E_UNEXPECTED_EOF, "unexpected end of file in a technique block")
             .with_primary(self.tokens[open].span, "this `{` is never closed");
         self.diags.push((open, d));
-        Some(self.tokens.len())
+        Some(TechniqueEnd::Unterminated)
     }
 
     /// Brackets opened at `i` went past [`MAX_NESTING`]: report once and skip to where
@@ -596,9 +653,11 @@ pub struct Chunk {
 
 /// Cuts terminals into chunks that each hold whole file-scope items (usually one).
 ///
-/// A chunk ends after a `;` at depth zero (outside an annotation `< ... >`), after a
-/// technique block, and after a `}` that brings the depth back to zero unless what
-/// follows continues the same declaration (`} s;`, `} = ...`, `} obj : BUFFER[3];`).
+/// A chunk ends after a `;` at depth zero (outside an annotation `< ... >`) and after a
+/// `}` that brings the depth back to zero unless what
+/// follows continues the same declaration (`} s;`, `} = ...`, `} obj : BUFFER[3];`); a
+/// name followed by a type or another name (`} vs float g()`, `} TRIANGLE void gs()`)
+/// starts a new item.
 pub fn items(terms: &[Terminal]) -> Vec<Chunk> {
     let mut chunks = Vec::new();
     let mut start = 0;
@@ -615,19 +674,25 @@ pub fn items(terms: &[Terminal]) -> Vec<Chunk> {
                 if depth <= 1 {
                     depth = 0;
                     let next = terms.get(i + 1).map(|t| t.tok);
-                    end_here = !matches!(
-                        next,
-                        Some(
-                            Tok::Semi
-                                | Tok::Comma
-                                | Tok::Eq
-                                | Tok::Colon
-                                | Tok::LBracket
-                                | Tok::Ident
-                                | Tok::UserType
-                                | Tok::Lt
-                        )
-                    );
+                    let after = terms.get(i + 2).map(|t| t.tok);
+                    // `} vs float g()`, `} TRIANGLE void gs()`: a name followed by a type
+                    // or another name is never a declarator of the same declaration.
+                    let new_item =
+                        next == Some(Tok::Ident) && matches!(after, Some(Tok::TypeName | Tok::UserType | Tok::Ident));
+                    end_here = new_item
+                        || !matches!(
+                            next,
+                            Some(
+                                Tok::Semi
+                                    | Tok::Comma
+                                    | Tok::Eq
+                                    | Tok::Colon
+                                    | Tok::LBracket
+                                    | Tok::Ident
+                                    | Tok::UserType
+                                    | Tok::Lt
+                            )
+                        );
                 } else {
                     depth -= 1;
                 }
@@ -637,7 +702,6 @@ pub fn items(terms: &[Terminal]) -> Vec<Chunk> {
                 depth = 1;
                 skipped = true;
             }
-            Tok::Technique if depth == 0 => end_here = true,
             Tok::Eq if depth == 0 => seen_eq = true,
             Tok::Lt if depth == 0 && !seen_eq && i > start => {
                 let prev = terms[i - 1].tok;
@@ -744,15 +808,45 @@ mod tests {
     }
 
     #[test]
-    fn techniques_collapse_and_reserved_words_are_reported() {
+    fn effect_words_are_keywords_only_where_an_effect_construct_starts() {
         let (ts, codes) = terms("technique T < int a = 1; > { pass P { X = compile fp40 f(); } } float x;");
-        assert_eq!(ts[0].0, Tok::Technique);
-        assert_eq!(ts[1], (Tok::TypeName, "float".to_owned()));
         assert!(codes.is_empty());
+        let kinds: Vec<Tok> = ts.iter().map(|t| t.0).collect();
+        assert_eq!(kinds[0], Tok::Technique);
+        assert!(ts.contains(&(Tok::Pass, "pass".to_owned())));
+        assert!(ts.contains(&(Tok::Compile, "compile".to_owned())));
+        assert!(ts.contains(&(Tok::TypeName, "float".to_owned())));
+        // Outside those places the same words are names.
+        assert_eq!(kind_of("float pass = 1; float t = pass * 2;", "pass", 1), Tok::Ident);
+        assert_eq!(kind_of("void f() { pass = 2; }", "pass", 0), Tok::Ident);
+        assert_eq!(kind_of("float compile = 1;", "compile", 0), Tok::Ident);
+        assert_eq!(kind_of("float technique = 1;", "technique", 0), Tok::Ident);
+        assert_eq!(kind_of("x = compile(fp40);", "compile", 0), Tok::Ident);
+        // An unterminated technique is reported once and skipped to the end.
+        let (ts, codes) = terms("technique T { pass P { X = 1; } float y;");
+        assert_eq!(codes, ["E0202"]);
+        assert_eq!(ts.len(), 1);
+        assert_eq!(ts[0].0, Tok::Skipped);
+    }
+
+    #[test]
+    fn attrib_array_is_a_generic_only_before_a_bracket() {
+        assert_eq!(kind_of("TRIANGLE void g(AttribArray<float4> p : POSITION) {}", "AttribArray", 0), Tok::AttribArray);
+        assert_eq!(kind_of("float AttribArray = 1;", "AttribArray", 0), Tok::Ident);
+        // The primitive modifiers stay names: the grammar reads them as specifier words.
+        assert_eq!(kind_of("TRIANGLE void g() {}", "TRIANGLE", 0), Tok::Ident);
+    }
+
+    #[test]
+    fn reserved_words_are_reported() {
         let (ts, codes) = terms("float goto, ASM, __x;");
         assert_eq!(codes, ["E0205", "E0205", "E0205"]);
         assert!(ts.iter().filter(|(t, _)| *t == Tok::Ident).count() == 3);
         assert_eq!(terms("a # b ## c").0[1].0, Tok::Stray);
+        // The CgFX state-object types are type names now, in any case.
+        let (ts, codes) = terms("VertexShader vs; pixelshader ps;");
+        assert!(codes.is_empty());
+        assert_eq!((ts[0].0, ts[3].0), (Tok::TypeName, Tok::TypeName));
     }
 
     #[test]
@@ -788,7 +882,7 @@ mod tests {
         let chunks = items(&ts);
         let firsts: Vec<String> =
             chunks.iter().map(|c| sources.text(tokens[ts[c.range.start].start as usize].span).to_owned()).collect();
-        // `} vs float g` stays in one chunk with `f`: `vs` could be a declarator.
-        assert_eq!(firsts, ["float", "struct", "float", "float", "technique", "float"]);
+        // `} vs float g`: a name before a type starts a new item (a profile word).
+        assert_eq!(firsts, ["float", "struct", "float", "vs", "float", "technique", "float"]);
     }
 }

@@ -58,8 +58,14 @@ pub enum Tok {
     Vector,
     /// `matrix` directly followed by `<` and a type.
     Matrix,
-    /// A whole CgFX `technique [name] { ... }` block, collapsed to one terminal.
+    /// `technique` at the start of a file-scope item that is a CgFX technique block.
     Technique,
+    /// `pass` starting a pass inside a technique block.
+    Pass,
+    /// `compile` directly followed by a profile name and a function name (CgFX).
+    Compile,
+    /// `AttribArray` directly followed by `<` (geometry and tessellation programs).
+    AttribArray,
 
     LParen,
     RParen,
@@ -155,6 +161,10 @@ impl Tok {
             SamplerState => "sampler_state",
             Vector => "vector",
             Matrix => "matrix",
+            Technique => "technique",
+            Pass => "pass",
+            Compile => "compile",
+            AttribArray => "AttribArray",
             LParen => "(",
             RParen => ")",
             LBracket => "[",
@@ -213,7 +223,6 @@ impl Tok {
             FloatLit => "floating-point literal",
             StringLit => "string literal",
             CharLit => "character literal",
-            Technique => "technique block",
             Stray => "token",
             Skipped => "nested region",
             other => other.spelling().unwrap_or("token"),

@@ -1260,6 +1260,11 @@ impl<'a> StageWriter<'a> {
             Stmt::Break => self.line(level, "break;"),
             Stmt::Continue => self.line(level, "continue;"),
             Stmt::Discard => self.line(level, "discard;"),
+            // Only geometry programs emit vertices; the translation refuses them before
+            // the writer runs (`translate::unported`), so this is a guard, not a path.
+            Stmt::EmitVertex(_) | Stmt::RestartStrip => {
+                self.unsupported(None, "`emitVertex`/`restartStrip` belong to geometry programs, which slang has none of");
+            }
             Stmt::Return(v) => {
                 if self.in_entry {
                     self.entry_return(exprs, *v, level, false);

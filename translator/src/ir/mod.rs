@@ -394,6 +394,12 @@ pub enum Stmt {
     /// The value has the function's return type.
     Return(Option<Handle<Expr>>),
     Discard,
+    /// Geometry programs only (gp4gp, gp5gp): `emitVertex(v : POSITION, c : COLOR0)`
+    /// emits one vertex of the output strip with these values as its outputs. A value
+    /// without a semantic is a struct whose fields carry them.
+    EmitVertex(Vec<(Handle<Expr>, Option<Semantic>)>),
+    /// Geometry programs only: `restartStrip()` ends the current output strip.
+    RestartStrip,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]

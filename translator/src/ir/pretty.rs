@@ -202,6 +202,11 @@ fn stmt(out: &mut String, m: &Module, f: &Function, s: &Stmt, level: usize) {
             let _ = writeln!(out, "return {};", e(*h));
         }
         Stmt::Discard => out.push_str("discard;\n"),
+        Stmt::EmitVertex(values) => {
+            let args: Vec<String> = values.iter().map(|(h, s)| format!("{}{}", e(*h), semantic(s))).collect();
+            let _ = writeln!(out, "emitVertex({});", args.join(", "));
+        }
+        Stmt::RestartStrip => out.push_str("restartStrip();\n"),
     }
 }
 

@@ -133,7 +133,12 @@ impl<'a> Validator<'a> {
                 None if f.ret != Type::Void => self.err(format!("{}: return without value", f.name)),
                 None => {}
             },
-            Stmt::Break | Stmt::Continue | Stmt::Discard => {}
+            Stmt::EmitVertex(values) => {
+                for (h, _) in values {
+                    self.expr_tree(&f.exprs, *h, used, Some(f), "emitted value");
+                }
+            }
+            Stmt::Break | Stmt::Continue | Stmt::Discard | Stmt::RestartStrip => {}
         }
     }
 

@@ -284,7 +284,13 @@ fn roots(block: &Block, out: &mut Vec<Handle<Expr>>) {
                     roots(&c.body, out);
                 }
             }
-            Stmt::Local { init: None, .. } | Stmt::Return(None) | Stmt::Break | Stmt::Continue | Stmt::Discard => {}
+            Stmt::EmitVertex(values) => out.extend(values.iter().map(|(h, _)| *h)),
+            Stmt::Local { init: None, .. }
+            | Stmt::Return(None)
+            | Stmt::Break
+            | Stmt::Continue
+            | Stmt::Discard
+            | Stmt::RestartStrip => {}
         }
     }
 }

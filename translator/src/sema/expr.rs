@@ -78,6 +78,8 @@ impl<'a> Lowerer<'a> {
                 let i = self.expr(index);
                 self.index(b?, i?, span)
             }
+            ast::ExprKind::Compile { .. } => self.misplaced_compile(span),
+            ast::ExprKind::WithSemantic { .. } => self.misplaced_semantic(span),
             ast::ExprKind::Error => None,
         }
     }
@@ -1090,6 +1092,13 @@ impl<'a> Lowerer<'a> {
 
     fn call(&mut self, callee: &'a ast::Expr, args: &'a [ast::Expr], span: Span) -> Option<H> {
         match &callee.kind {
+            ast::ExprKind::Ident(id)
+                if super::programs::is_geometry_call(&id.name)
+                    && !self.functions.contains_key(&id.name)
+                    && self.lookup(&id.name).is_none() =>
+            {
+                self.geometry_call_as_value(id)
+            }
             ast::ExprKind::Ident(id) => {
                 let mut lowered = Vec::with_capacity(args.len());
                 for a in args {

@@ -13,11 +13,13 @@
 
 pub mod const_eval;
 pub mod convert;
+pub mod effects;
 mod expr;
 pub mod intrinsics;
 pub mod limits;
 pub mod overload;
 pub mod profile;
+pub mod programs;
 mod stmt;
 pub mod swizzle;
 mod types;
@@ -129,6 +131,11 @@ struct Lowerer<'a> {
     calls: Vec<(Option<Handle<Function>>, Handle<Function>, Span)>,
     /// Diagnostics with the function whose body raised them (`None` outside bodies).
     body_diags: Vec<(Option<Handle<Function>>, Diagnostic)>,
+    /// While a function's parameters are declared: the length of its `AttribArray`
+    /// parameters (its input vertices), from its primitive or patch modifier.
+    attrib_len: Option<u32>,
+    /// CgFX state objects declared so far (`VertexShader vs = ...`), by name.
+    state_object_names: HashMap<String, profile::Domain>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -144,6 +151,8 @@ impl<'a> Lowerer<'a> {
             stack: Vec::new(),
             calls: Vec::new(),
             body_diags: Vec::new(),
+            attrib_len: None,
+            state_object_names: HashMap::new(),
         }
     }
 
@@ -244,11 +253,26 @@ impl<'a> Lowerer<'a> {
             }
             ast::Item::Interface(i) => self.interface(i),
             ast::Item::ConstantBuffer(cb) => self.constant_buffer(cb),
-            ast::Item::Technique(_) | ast::Item::Empty(_) | ast::Item::Error(_) => {}
+            ast::Item::Technique(t) => self.technique(t),
+            ast::Item::Empty(_) | ast::Item::Error(_) => {}
         }
     }
 
     fn global_declaration(&mut self, d: &'a ast::Declaration) {
+        if let Some((m, span)) = d.specifiers.modifiers.first() {
+            let d = Diagnostic::error(
+                codes::E_PROGRAM_MODIFIER,
+                format!("`{}` declares a geometry or tessellation program: it belongs on a function", m.as_string()),
+            )
+            .with_primary(*span, "not a function");
+            self.diags.push(d);
+        }
+        if let ast::TypeSpec::Named(id) = &d.specifiers.ty {
+            if let Some(domain) = effects::state_object_domain(&id.name) {
+                self.state_objects(d, domain);
+                return;
+            }
+        }
         let Some(base) = self.decl_base_type(&d.specifiers) else { return };
         if d.specifiers.has(ast::Qualifier::Typedef) {
             for decl in &d.declarators {
@@ -319,6 +343,7 @@ impl<'a> Lowerer<'a> {
     /// names the struct. Returns the function's handle.
     fn function(&mut self, f: &'a ast::Function, method_of: Option<ir::StructId>) -> Option<Handle<Function>> {
         let ret = self.resolve_type(&f.specifiers.ty)?;
+        let shape = programs::shape(&f.specifiers.modifiers, &mut self.diags);
         let mut params = Vec::new();
         if let Some(s) = method_of {
             params.push(Param {
@@ -333,12 +358,14 @@ impl<'a> Lowerer<'a> {
             });
         }
         let mut ok = true;
+        self.attrib_len = shape.attrib_len();
         for p in &f.params {
             match self.parameter(p) {
                 Some(p) => params.push(p),
                 None => ok = false,
             }
         }
+        self.attrib_len = None;
         if !ok {
             return None;
         }
@@ -571,7 +598,7 @@ impl<'a> Lowerer<'a> {
                 codes::E_NO_ENTRY_POINT,
                 format!(
                     "no function `{entry}` with a body to compile as the {} program",
-                    stage_name(self.profile.stage)
+                    self.profile.domain.name()
                 ),
             );
             self.diags.push(d);
@@ -579,6 +606,10 @@ impl<'a> Lowerer<'a> {
         };
         self.module.entry_point =
             Some(ir::EntryPoint { function, stage: self.profile.stage, profile: self.profile.name.clone() });
+        if let Some(f) = self.fn_ast.get(&function).copied() {
+            let shape = programs::shape(&f.specifiers.modifiers, &mut Vec::new());
+            programs::check_entry(&f.name, &shape, &self.profile, &mut self.diags);
+        }
         for d in limits::check_entry(&self.module, function, &self.profile) {
             self.diags.push(d);
         }
@@ -603,7 +634,7 @@ impl<'a> Lowerer<'a> {
                 format!(
                     "the {} program calls {} functions; the limit is {} (the GLSL validator's call-graph \
                      check grows with the square of the count, and no real shader comes near it)",
-                    stage_name(self.profile.stage),
+                    self.profile.domain.name(),
                     reached.len(),
                     limits::MAX_STAGE_FUNCTIONS
                 ),
@@ -658,13 +689,6 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-    }
-}
-
-fn stage_name(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Vertex => "vertex",
-        Stage::Fragment => "fragment",
     }
 }
 

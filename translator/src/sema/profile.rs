@@ -1,5 +1,12 @@
-//! Compilation profiles: which stage a profile compiles for, and how profile names on
-//! functions (`vs float f()`, `fp40 float f()`) match it, exact or by wildcard.
+//! Compilation profiles: which kind of program (domain) a profile compiles, and how
+//! profile names on functions (`vs float f()`, `fp40 float f()`) match it, exact or by
+//! wildcard.
+//!
+//! Cg 3.1 had five domains: vertex, fragment, geometry (gp4gp, gp5gp, glslg, gs_4_0,
+//! gs_5_0) and tessellation control and evaluation (gp5tcp, gp5tep, hs_5_0, ds_5_0).
+//! Slang passes have only the first two ([`Stage`]); a geometry or tessellation profile
+//! is analysed with the vertex stage's library rules (no derivatives, no `discard`) and
+//! its programs never reach the porting passes.
 //!
 //! Pure name logic; it never looks at code.
 
@@ -9,7 +16,43 @@ use crate::ir::Stage;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Profile {
     pub name: String,
+    /// The slang stage whose library rules apply (`Vertex` for geometry and
+    /// tessellation profiles, see the module documentation).
     pub stage: Stage,
+    pub domain: Domain,
+}
+
+/// The kind of program a Cg profile compiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Domain {
+    Vertex,
+    Fragment,
+    Geometry,
+    TessControl,
+    TessEval,
+}
+
+impl Domain {
+    pub fn name(self) -> &'static str {
+        match self {
+            Domain::Vertex => "vertex",
+            Domain::Fragment => "fragment",
+            Domain::Geometry => "geometry",
+            Domain::TessControl => "tessellation control",
+            Domain::TessEval => "tessellation evaluation",
+        }
+    }
+
+    /// Profiles of this domain, for messages.
+    pub fn example_profiles(self) -> &'static str {
+        match self {
+            Domain::Vertex => "glslv, vp40, arbvp1, vs_3_0",
+            Domain::Fragment => "glslf, fp40, arbfp1, ps_3_0",
+            Domain::Geometry => "gp4gp, gp5gp, glslg, gs_4_0",
+            Domain::TessControl => "gp5tcp, hs_5_0",
+            Domain::TessEval => "gp5tep, ds_5_0",
+        }
+    }
 }
 
 const VERTEX: &[&str] = &[
@@ -20,28 +63,38 @@ const FRAGMENT: &[&str] = &[
     "arbfp1", "fp20", "fp30", "fp40", "gp4fp", "gp5fp", "glslf", "hlslf", "ps_1_1", "ps_1_2", "ps_1_3", "ps_2_0",
     "ps_2_x", "ps_3_0", "ps_4_0", "ps_5_0",
 ];
+const GEOMETRY: &[&str] = &["gp4gp", "gp5gp", "glslg", "gs_4_0", "gs_5_0"];
+const TESS_CONTROL: &[&str] = &["gp5tcp", "hs_5_0"];
+const TESS_EVAL: &[&str] = &["gp5tep", "ds_5_0"];
 const WILDCARDS: &[&str] =
     &["vs", "ps", "vs_1", "vs_2", "vs_3", "vs_4", "vs_5", "ps_1", "ps_2", "ps_3", "ps_4", "ps_5"];
 
 impl Profile {
     /// Looks a profile up by name (`vp40`, `glslf`, `ps_3_0`).
     pub fn named(name: &str) -> Option<Profile> {
-        let stage = if VERTEX.contains(&name) {
-            Stage::Vertex
+        let domain = if VERTEX.contains(&name) {
+            Domain::Vertex
         } else if FRAGMENT.contains(&name) {
-            Stage::Fragment
+            Domain::Fragment
+        } else if GEOMETRY.contains(&name) {
+            Domain::Geometry
+        } else if TESS_CONTROL.contains(&name) {
+            Domain::TessControl
+        } else if TESS_EVAL.contains(&name) {
+            Domain::TessEval
         } else {
             return None;
         };
-        Some(Profile { name: name.to_owned(), stage })
+        let stage = if domain == Domain::Fragment { Stage::Fragment } else { Stage::Vertex };
+        Some(Profile { name: name.to_owned(), stage, domain })
     }
 
     /// The profile used when none is given: RetroArch compiled with the latest profile
     /// of the GPU; we take the GLSL ones, which allow everything the others do.
     pub fn default_for(stage: Stage) -> Profile {
         match stage {
-            Stage::Vertex => Profile { name: "glslv".into(), stage },
-            Stage::Fragment => Profile { name: "glslf".into(), stage },
+            Stage::Vertex => Profile { name: "glslv".into(), stage, domain: Domain::Vertex },
+            Stage::Fragment => Profile { name: "glslf".into(), stage, domain: Domain::Fragment },
         }
     }
 
@@ -54,9 +107,11 @@ impl Profile {
         if !WILDCARDS.contains(&spec) {
             return Match::None;
         }
-        let stage_prefix = match self.stage {
-            Stage::Vertex => "vs",
-            Stage::Fragment => "ps",
+        let stage_prefix = match self.domain {
+            Domain::Vertex => "vs",
+            Domain::Fragment => "ps",
+            // The `vs`/`ps` wildcards name vertex and fragment profiles only.
+            Domain::Geometry | Domain::TessControl | Domain::TessEval => return Match::None,
         };
         if spec == stage_prefix || (self.name.starts_with(spec) && self.name[spec.len()..].starts_with('_')) {
             Match::Wildcard(spec.len())
@@ -68,7 +123,7 @@ impl Profile {
 
 /// True when `name` is a profile or wildcard Cg knows.
 pub fn is_profile_name(name: &str) -> bool {
-    VERTEX.contains(&name) || FRAGMENT.contains(&name) || WILDCARDS.contains(&name)
+    Profile::named(name).is_some() || WILDCARDS.contains(&name)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -95,5 +150,27 @@ mod tests {
         assert_eq!(fp.match_spec("ps"), Match::Wildcard(2));
         assert_eq!(fp.match_spec("fp30"), Match::None);
         assert_eq!(Profile::named("nope"), None);
+    }
+
+    #[test]
+    fn geometry_and_tessellation_profiles_have_their_domains() {
+        for (name, domain) in [
+            ("gp4gp", Domain::Geometry),
+            ("gp5gp", Domain::Geometry),
+            ("gs_4_0", Domain::Geometry),
+            ("gp5tcp", Domain::TessControl),
+            ("hs_5_0", Domain::TessControl),
+            ("gp5tep", Domain::TessEval),
+            ("ds_5_0", Domain::TessEval),
+        ] {
+            let p = Profile::named(name).unwrap();
+            assert_eq!((p.domain, p.stage), (domain, Stage::Vertex), "{name}");
+            assert!(is_profile_name(name));
+            // The vertex wildcards never select a function for these profiles.
+            assert_eq!(p.match_spec("vs"), Match::None);
+            assert_eq!(p.match_spec(name), Match::Exact);
+        }
+        assert_eq!(Profile::named("glslf").unwrap().domain, Domain::Fragment);
+        assert_eq!(Profile::default_for(Stage::Vertex).domain, Domain::Vertex);
     }
 }

@@ -45,6 +45,12 @@ impl<'a> Lowerer<'a> {
         let span = s.span;
         match &s.kind {
             ast::StmtKind::Expr(e) => {
+                if let Some(s) = self.geometry_statement(e) {
+                    if let Some(s) = s {
+                        out.stmts.push((s, span));
+                    }
+                    return;
+                }
                 if let Some(h) = self.expr(e) {
                     out.stmts.push((Stmt::Expr(h), span));
                 }

@@ -25,6 +25,9 @@ impl<'a> Lowerer<'a> {
         match ty {
             ast::TypeSpec::Named(id) => self.named_type(id),
             ast::TypeSpec::Struct(def) => self.struct_def(def),
+            ast::TypeSpec::Generic { name, args, span } if name.name == "AttribArray" => {
+                self.attrib_array(args, *span)
+            }
             ast::TypeSpec::Generic { name, args, span } => self.generic_type(name, args, *span),
         }
     }
@@ -43,6 +46,14 @@ impl<'a> Lowerer<'a> {
                 return None;
             }
             return Some(t);
+        }
+        if super::effects::state_object_domain(&id.name).is_some() {
+            self.error(
+                codes::E_EFFECT,
+                id.span,
+                format!("`{}` is a CgFX state-object type: only file-scope effect declarations have it", id.name),
+            );
+            return None;
         }
         self.error(codes::E_UNKNOWN_TYPE, id.span, format!("unknown type `{}`", id.name));
         None

@@ -60,7 +60,7 @@ fn exits(b: &Block) -> bool {
         Stmt::If { accept, reject, .. } => exits(accept) || reject.as_ref().is_some_and(exits),
         Stmt::For { body, .. } | Stmt::While { body, .. } | Stmt::DoWhile { body, .. } => exits(body),
         Stmt::Switch { cases, .. } => cases.iter().any(|k| exits(&k.body)),
-        Stmt::Expr(_) | Stmt::Local { .. } => false,
+        Stmt::Expr(_) | Stmt::Local { .. } | Stmt::EmitVertex(_) | Stmt::RestartStrip => false,
     })
 }
 
@@ -189,6 +189,11 @@ fn stmt(c: &mut Compiler, f: &mut Frame, s: &Stmt, span: Span) -> Option<Code> {
             m.cont |= m.active;
             m.active = 0;
         })),
+        // Geometry programs are never rendered (the chain has vertex and fragment stages).
+        Stmt::EmitVertex(_) | Stmt::RestartStrip => {
+            c.unsupported("a geometry program's `emitVertex`/`restartStrip`", span);
+            None
+        }
         Stmt::Discard => Some(Box::new(|m: &mut Machine| {
             m.disc |= m.active;
             m.active = 0;
