@@ -12,3 +12,4 @@ pub mod preset;
 pub mod retro;
 pub mod sema;
 pub mod translate;
+pub mod unported;

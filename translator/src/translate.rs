@@ -1,6 +1,8 @@
 //! The translation driver: one parsed Cg file and its pass context to slang text.
 //!
-//! Runs sema for `main_vertex` and `main_fragment`, the porting passes, and the writer,
+//! Says first what of the file has no slang equivalent (`unported`: geometry and
+//! tessellation programs, CgFX techniques). Runs sema for `main_vertex` and
+//! `main_fragment`, the porting passes, and the writer,
 //! and gathers every diagnostic (deduplicated: code shared by both stages reports once).
 //! Refuses to produce text while errors remain. Pure: no file system, deterministic.
 
@@ -9,6 +11,7 @@ use crate::ir::{Module, Stage};
 use crate::port::{connectors, odd_matrices, semantics, texture_args, written_uniforms};
 use crate::retro::PassContext;
 use crate::sema::{self, SemaOptions};
+use crate::unported;
 use grammar::{Diagnostic, ParseResult, SourceMap, Span};
 
 /// A translated pass.
@@ -97,6 +100,11 @@ pub fn analyze_pass(sources: &SourceMap, parsed: &ParseResult, options: &Transla
         }
     }
     let header = parsed.root.map(|r| leading_comment(&sources.file(r).text)).unwrap_or_default();
+    if grammar::has_errors(&diagnostics) {
+        return Analysis { vertex: None, fragment: None, diagnostics, pragmas, pragma_spans, header };
+    }
+    // Geometry and tessellation programs and effect constructs have no slang equivalent.
+    diagnostics.extend(unported::check(&parsed.unit, &options.vertex_entry, &options.fragment_entry));
     if grammar::has_errors(&diagnostics) {
         return Analysis { vertex: None, fragment: None, diagnostics, pragmas, pragma_spans, header };
     }

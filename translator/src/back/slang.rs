@@ -1263,7 +1263,10 @@ impl<'a> StageWriter<'a> {
             // Only geometry programs emit vertices; the translation refuses them before
             // the writer runs (`translate::unported`), so this is a guard, not a path.
             Stmt::EmitVertex(_) | Stmt::RestartStrip => {
-                self.unsupported(None, "`emitVertex`/`restartStrip` belong to geometry programs, which slang has none of");
+                self.unsupported(
+                    None,
+                    "`emitVertex`/`restartStrip` belong to geometry programs, which slang has none of",
+                );
             }
             Stmt::Return(v) => {
                 if self.in_entry {

@@ -90,7 +90,11 @@ impl<'a> Lowerer<'a> {
                                 self.error(
                                     codes::E_EFFECT,
                                     id.span,
-                                    format!("`{}` is a {} state object; {what} takes a {want} program", id.name, d.name()),
+                                    format!(
+                                        "`{}` is a {} state object; {what} takes a {want} program",
+                                        id.name,
+                                        d.name()
+                                    ),
                                 );
                             }
                             Some(_) => {}

@@ -25,6 +25,8 @@ pub mod swizzle;
 mod types;
 
 #[cfg(test)]
+mod programs_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::codes;
@@ -596,10 +598,7 @@ impl<'a> Lowerer<'a> {
         let Some(function) = chosen else {
             let d = Diagnostic::error(
                 codes::E_NO_ENTRY_POINT,
-                format!(
-                    "no function `{entry}` with a body to compile as the {} program",
-                    self.profile.domain.name()
-                ),
+                format!("no function `{entry}` with a body to compile as the {} program", self.profile.domain.name()),
             );
             self.diags.push(d);
             return None;

@@ -213,13 +213,7 @@ pub fn check_entry(name: &ast::Ident, shape: &Shape, profile: &Profile, diags: &
                 );
             }
             if shape.input.is_some() || shape.output.is_some() || shape.tess_domain.is_some() {
-                fail(
-                    format!(
-                        "the tessellation control program `{}` takes only a patch size (PATCH_n)",
-                        name.name
-                    ),
-                    "",
-                );
+                fail(format!("the tessellation control program `{}` takes only a patch size (PATCH_n)", name.name), "");
             }
         }
         Domain::TessEval => {
@@ -230,10 +224,7 @@ pub fn check_entry(name: &ast::Ident, shape: &Shape, profile: &Profile, diags: &
                 );
             }
             if shape.input.is_some() || shape.output.is_some() {
-                fail(
-                    format!("the tessellation evaluation program `{}` has a geometry primitive", name.name),
-                    "",
-                );
+                fail(format!("the tessellation evaluation program `{}` has a geometry primitive", name.name), "");
             }
         }
     }

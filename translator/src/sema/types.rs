@@ -25,9 +25,7 @@ impl<'a> Lowerer<'a> {
         match ty {
             ast::TypeSpec::Named(id) => self.named_type(id),
             ast::TypeSpec::Struct(def) => self.struct_def(def),
-            ast::TypeSpec::Generic { name, args, span } if name.name == "AttribArray" => {
-                self.attrib_array(args, *span)
-            }
+            ast::TypeSpec::Generic { name, args, span } if name.name == "AttribArray" => self.attrib_array(args, *span),
             ast::TypeSpec::Generic { name, args, span } => self.generic_type(name, args, *span),
         }
     }
