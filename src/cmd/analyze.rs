@@ -41,7 +41,8 @@ pub fn run(args: &AnalyzeArgs, reporter: &Reporter) -> Exit {
             Some(p) => Some(p),
             None => {
                 reporter.error(&format!(
-                    "unknown profile `{name}` (try glslv, glslf, vp40, fp40, arbvp1, arbfp1, vs_3_0, ps_3_0)"
+                    "unknown profile `{name}` (try glslv, glslf, vp40, fp40, arbvp1, arbfp1, vs_3_0, ps_3_0, \
+                     gp4gp, gp5tcp, gp5tep)"
                 ));
                 return Exit::Failure;
             }
