@@ -290,7 +290,7 @@ pub struct StructDef {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum StructMember {
-    Field(Declaration),
+    Field(Box<Declaration>),
     Method(Box<Function>),
     Error(Span),
 }
