@@ -1,7 +1,7 @@
 //! Building blocks of generated Cg inputs, shared by the property tests and the fuzzer.
 //!
 //! [`SOUP`] lists Cg keywords, built-in type names, names that matter to RetroArch
-//! shaders, literals in every lexical form, punctuation, comment and splice fragments,
+//! shaders, the Cg 3.x geometry and CgFX words, literals in every lexical form, punctuation, comment and splice fragments,
 //! stray characters, and preprocessor directives (each starting on a fresh line, some
 //! deliberately incomplete or self-referential). Concatenated at random they reach the
 //! error paths of the lexer, the preprocessor and the parser far more often than random
@@ -24,4 +24,6 @@ pub const SOUP: &[&str] = &[
     "\n#include \"missing.inc\"", "\n#include \"soup.cg\"", "\n#include \"cycle.inc\"", "\n#include <x.inc>",
     "\n#include", "\n#pragma parameter P \"P\" 1.0 0.0 2.0 0.1", "\n#pragma once", "\n#error oops", "\n#line 5",
     "\n#bogus", "\n", "\n",
+    "AttribArray", "TRIANGLE", "LINE_OUT", "PATCH_3", "QUADS", "emitVertex", "restartStrip", "VertexShader",
+    "PixelShader", "sampler_state", "precise",
 ];
