@@ -665,13 +665,24 @@ pub fn error_diagnostic(ctx: &Ctx<'_>, e: PError) -> (usize, Diagnostic) {
     }
 }
 
-/// A hint for the two likely mistakes with geometry-program syntax: a primitive modifier
-/// written after the return type (`void TRIANGLE gs(...)`), and an `AttribArray<T` whose
-/// `>` is missing. `l` is the unexpected token.
+/// A hint for the likely mistakes with geometry-program syntax: a primitive modifier
+/// somewhere else than before a function's return type (`void TRIANGLE gs(...)`,
+/// `f(TRIANGLE float4 x)`), and an `AttribArray<T` whose `>` is missing. `l` is the
+/// unexpected token.
 fn geometry_hint(ctx: &Ctx<'_>, l: usize) -> Option<String> {
     let word = |i: usize| ctx.tokens.get(i).map(|t| ctx.sources.text(t.span));
+    // Only where the words around read as a function header, so that a variable that
+    // happens to be called `LINE` gets no such hint.
+    let typeish = |i: usize| {
+        word(i).is_some_and(|w| crate::lexer::classify::is_builtin_type(w) || ProgramModifier::parse(w).is_some())
+    };
+    if let Some(here) = word(l).filter(|w| ProgramModifier::parse(w).is_some() && typeish(l + 1)) {
+        return Some(format!(
+            "`{here}` is a primitive or patch modifier: it goes before a function's return type, nowhere else"
+        ));
+    }
     let prev = word(l.checked_sub(1)?)?;
-    if ProgramModifier::parse(prev).is_some() {
+    if ProgramModifier::parse(prev).is_some() && l >= 2 && typeish(l - 2) {
         return Some(format!(
             "`{prev}` is a primitive or patch modifier: it goes before the function's return type \
              (`{prev} void {}(...)`)",
