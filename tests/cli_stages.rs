@@ -72,6 +72,11 @@ fn analyze_checks_geometry_and_tessellation_entries_under_their_profiles() {
     expect(&run, 0);
     assert!(run.stdout.contains("emitVertex(") && run.stdout.contains("restartStrip();"), "{}", run.stdout);
     expect(&cg2slang(&["analyze", &file, "--entry", "tcs", "--profile", "gp5tcp"], dir.path()), 0);
+    // Without `--profile` the modifiers choose the domain's default profile.
+    let run = cg2slang(&["analyze", &file, "--entry", "gs", "--dump-ir"], dir.path());
+    expect(&run, 0);
+    assert!(run.stdout.contains("// ---- gs (gp5gp) ----"), "{}", run.stdout);
+    expect(&cg2slang(&["analyze", &file, "--entry", "tcs"], dir.path()), 0);
     // Under a vertex profile the geometry program is an error at its name.
     let run = cg2slang(&["analyze", &file, "--entry", "gs", "--profile", "glslv"], dir.path());
     expect(&run, 1);

@@ -1,7 +1,8 @@
 //! `cg2slang analyze`: semantic analysis of one Cg file under its profiles.
 //!
 //! Parses the file, then analyses each entry point: the one named by `--entry` under
-//! `--profile` (or the default profile of the entry's stage), else `main_vertex` and
+//! `--profile` (or the default profile of the entry's stage: gp5gp, gp5tcp or gp5tep
+//! for a function whose primitive or patch modifiers declare such a program), else `main_vertex` and
 //! `main_fragment` where they exist, else `main` as a fragment program. Reports
 //! every diagnostic once (code shared by both programs reports once); `--dump-ir` prints
 //! the typed IR of each analysed program. Exit 0 clean, 1 on errors, 2 on I/O/usage.
@@ -11,7 +12,7 @@ use clap::Args;
 use grammar::{ast, RealFs, SourceMap};
 use std::path::PathBuf;
 use translator::ir::{pretty, Stage};
-use translator::sema::{analyze, profile::Profile, SemaOptions};
+use translator::sema::{analyze, profile::Profile, programs, SemaOptions};
 
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
@@ -26,7 +27,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
 
-    /// The profile to analyse under (vp40, fp40, arbfp1, glslv, ps_3_0, ...).
+    /// The profile to analyse under (vp40, fp40, arbfp1, glslv, ps_3_0, gp4gp, gp5tcp, gp5tep, ...).
     #[arg(long, value_name = "PROFILE")]
     pub profile: Option<String>,
 
@@ -68,8 +69,19 @@ pub fn run(args: &AnalyzeArgs, reporter: &Reporter) -> Exit {
         let entries: Vec<(String, Profile)> = match (&args.entry, &profile) {
             (Some(e), Some(p)) => vec![(e.clone(), p.clone())],
             (Some(e), None) => {
-                let stage = if e.contains("vertex") { Stage::Vertex } else { Stage::Fragment };
-                vec![(e.clone(), Profile::default_for(stage))]
+                // A geometry or tessellation program says so with its modifiers.
+                let declared = parsed.unit.items.iter().find_map(|i| match i {
+                    ast::Item::Function(f) if f.name.name == *e && f.body.is_some() => {
+                        programs::shape(&f.specifiers.modifiers, &mut Vec::new()).domain()
+                    }
+                    _ => None,
+                });
+                let profile = match declared {
+                    Some(domain) => Profile::default_for_domain(domain),
+                    None if e.contains("vertex") => Profile::default_for(Stage::Vertex),
+                    None => Profile::default_for(Stage::Fragment),
+                };
+                vec![(e.clone(), profile)]
             }
             (None, p) => {
                 let mut v = Vec::new();

@@ -98,6 +98,21 @@ impl Profile {
         }
     }
 
+    /// The profile an entry of `domain` is analysed under when none is given: the GLSL
+    /// ones for vertex and fragment programs, gp5gp (which takes primitives and patches),
+    /// gp5tcp and gp5tep for the others.
+    pub fn default_for_domain(domain: Domain) -> Profile {
+        let name = match domain {
+            Domain::Vertex => "glslv",
+            Domain::Fragment => "glslf",
+            Domain::Geometry => "gp5gp",
+            Domain::TessControl => "gp5tcp",
+            Domain::TessEval => "gp5tep",
+        };
+        let stage = if domain == Domain::Fragment { Stage::Fragment } else { Stage::Vertex };
+        Profile { name: name.to_owned(), stage, domain }
+    }
+
     /// How well a profile name written on a function matches this profile: `Exact`,
     /// a wildcard with its specificity (longer is more specific), or `None`.
     pub fn match_spec(&self, spec: &str) -> Match {
@@ -172,5 +187,10 @@ mod tests {
         }
         assert_eq!(Profile::named("glslf").unwrap().domain, Domain::Fragment);
         assert_eq!(Profile::default_for(Stage::Vertex).domain, Domain::Vertex);
+        for d in [Domain::Vertex, Domain::Fragment, Domain::Geometry, Domain::TessControl, Domain::TessEval] {
+            let p = Profile::default_for_domain(d);
+            assert_eq!(Profile::named(&p.name), Some(p.clone()), "{d:?}");
+            assert_eq!(p.domain, d);
+        }
     }
 }
