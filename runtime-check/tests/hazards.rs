@@ -231,7 +231,8 @@ fn a_sample_inherits_the_hazard_of_every_texel_it_reads() {
 fn mip_levels_inherit_the_hazard_of_the_texels_they_average() {
     let mut map = vec![false; 16];
     map[5] = true; // texel (1, 1)
-    let chain = MipChain::generate(source4(), runtime_check::reference::StorageFormat::Float32).with_hazard(map);
+    let chain = MipChain::generate(source4(), runtime_check::reference::StorageFormat::Float32, &Default::default())
+        .with_hazard(map);
     assert!(chain.texel_hazard(1, 0, 0) && !chain.texel_hazard(1, 1, 0) && chain.texel_hazard(2, 0, 0));
     assert!(chain.texel_hazard(0, 1, 1) && !chain.texel_hazard(0, 2, 1));
 }
