@@ -10,8 +10,8 @@ mod support;
 use runtime_check::chain::{AdapterChoice, ChainDesc, ChainPass, FilterChain, Gpu, InputImage, LutImage, Pixels};
 use runtime_check::plan::{Filter, PassSpec, Sampling, Size};
 use runtime_check::validate::Stage;
-use support::{naga_module as module, temp_dir};
 use std::sync::Arc;
+use support::{naga_module as module, temp_dir};
 use translator::preset::{Scale, ScaleType, WrapMode};
 
 fn gpu() -> Arc<Gpu> {

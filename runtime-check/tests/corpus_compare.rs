@@ -39,7 +39,9 @@ fn gpu() -> Arc<Gpu> {
 fn inputs() -> Vec<InputImage> {
     ["testcard_64x48.png", "testcard_moved_64x48.png"]
         .iter()
-        .map(|i| image_io::load_image(&support::corpus().join("images").join(i)).unwrap_or_else(|d| panic!("{i}: {d:?}")))
+        .map(|i| {
+            image_io::load_image(&support::corpus().join("images").join(i)).unwrap_or_else(|d| panic!("{i}: {d:?}"))
+        })
         .collect()
 }
 

@@ -9,9 +9,9 @@
 
 mod support;
 
-use support::{cg_program, source4};
 use runtime_check::reference::{render_pass, BoundTexture, MipChain, PassInputs, RgbaF32Image, SamplerState, WrapMode};
 use std::sync::Arc;
+use support::{cg_program, source4};
 
 const HEADER: &str = "struct input { float2 video_size; float2 texture_size; float2 output_size; float frame_count; float frame_direction; };\n\
 void main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, uniform float4x4 modelViewProj, uniform input IN, out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0, out float2 oPix : TEXCOORD1)\n\

@@ -5,8 +5,8 @@
 
 mod support;
 
-use support::{cg_program, source4};
 use runtime_check::reference::{bound, render_pass, PassInputs, RgbaF32Image, SamplerState, WrapMode};
+use support::{cg_program, source4};
 
 const HEADER: &str = "struct input { float2 video_size; float2 texture_size; float2 output_size; float frame_count; float frame_direction; };\n\
 void main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, uniform float4x4 modelViewProj, out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0)\n\

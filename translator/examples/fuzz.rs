@@ -26,10 +26,10 @@
 
 #[path = "../../grammar/tests/support/invariants.rs"]
 mod invariants;
-#[path = "../../grammar/tests/support/words.rs"]
-mod words;
 #[path = "../../grammar/examples/support/sweep.rs"]
 mod sweep;
+#[path = "../../grammar/tests/support/words.rs"]
+mod words;
 
 use grammar::{MemoryFs, PpOptions, SourceMap};
 use std::collections::BTreeMap;

@@ -481,7 +481,7 @@ impl Checker<'_> {
             place,
             "unknown semantic",
         );
-        if let Some(prefix) = name.strip_suffix("Size").filter(|p| !p.is_empty()) {
+        if let Some(prefix) = semantics::size_base(name).filter(|p| !p.is_empty()) {
             issue = issue
                 .with_note(format!("`{name}` would need a pass alias or LUT named `{prefix}` visible to this pass"));
         } else {

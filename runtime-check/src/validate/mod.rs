@@ -32,12 +32,11 @@ pub mod stages;
 
 pub use self::naga::validate_naga;
 pub use interface::check_interface;
+pub use stages::{split_stages, split_stages_with, Includes, Meta, Parameter, StageSource, Stages};
 /// The shader stage, the translator's own type.
 pub use translator::ir::Stage;
-pub use stages::{split_stages, split_stages_with, Includes, Meta, Parameter, StageSource, Stages};
 
 use grammar::{Diagnostic, FileId, Severity, Span};
-
 
 /// Outcome of one validator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

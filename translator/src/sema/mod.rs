@@ -569,10 +569,7 @@ impl<'a> Lowerer<'a> {
         let Some(function) = chosen else {
             let d = Diagnostic::error(
                 codes::E_NO_ENTRY_POINT,
-                format!(
-                    "no function `{entry}` with a body to compile as the {} program",
-                    self.profile.stage.as_str()
-                ),
+                format!("no function `{entry}` with a body to compile as the {} program", self.profile.stage.as_str()),
             );
             self.diags.push(d);
             return None;
