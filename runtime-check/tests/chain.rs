@@ -18,17 +18,12 @@ fn gpu() -> Arc<Gpu> {
     support::gpu(AdapterChoice::PreferHardware)
 }
 
-const VERTEX: &str = "#version 450
+const VERTEX: &str = concat!(
+    "#version 450
 layout(std140, set = 0, binding = 0) uniform UBO { mat4 MVP; } global;
-layout(location = 0) in vec4 Position;
-layout(location = 1) in vec2 TexCoord;
-layout(location = 0) out vec2 vTexCoord;
-void main()
-{
-    gl_Position = global.MVP * Position;
-    vTexCoord = TexCoord;
-}
-";
+",
+    support::vertex_interface_and_main!()
+);
 
 /// A fragment stage: `decls` after the standard input/output, `body` inside main.
 fn fragment(decls: &str, body: &str) -> String {

@@ -383,18 +383,13 @@ fn file_format_errors_are_reported_and_located() {
 
 // ---- naga ----
 
-const NAGA_VS: &str = r"#version 450
+const NAGA_VS: &str = concat!(
+    r"#version 450
 layout(push_constant) uniform Push { vec4 SourceSize; vec4 OutputSize; float GAMMA; } params;
 layout(set = 0, binding = 0, std140) uniform UBO { mat4 MVP; uint FrameCount; } global;
-layout(location = 0) in vec4 Position;
-layout(location = 1) in vec2 TexCoord;
-layout(location = 0) out vec2 vTexCoord;
-void main()
-{
-    gl_Position = global.MVP * Position;
-    vTexCoord = TexCoord;
-}
-";
+",
+    support::vertex_interface_and_main!()
+);
 
 const NAGA_FS: &str = r"#version 450
 layout(push_constant) uniform Push { vec4 SourceSize; vec4 OutputSize; float GAMMA; } params;

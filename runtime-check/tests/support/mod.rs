@@ -70,14 +70,13 @@ pub fn naga_module(text: &str, stage: Stage) -> naga::Module {
     }
 }
 
-/// The vertex stage of a hand-written canonical slang pass as the translator emits it,
-/// up to the fragment stage's interface: `concat!` it between the pass's header (version,
-/// parameters, blocks) and its fragment declarations.
+/// The vertex stage's interface and `main` as every hand-written pass here has them
+/// (RetroArch's two inputs, the texture coordinate passed on), for `concat!` after the
+/// stage's blocks.
 #[allow(unused_macros)]
-macro_rules! slang_vertex_stage {
+macro_rules! vertex_interface_and_main {
     () => {
-        r#"#pragma stage vertex
-layout(location = 0) in vec4 Position;
+        "layout(location = 0) in vec4 Position;
 layout(location = 1) in vec2 TexCoord;
 layout(location = 0) out vec2 vTexCoord;
 
@@ -86,11 +85,27 @@ void main()
     gl_Position = global.MVP * Position;
     vTexCoord = TexCoord;
 }
+"
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use vertex_interface_and_main;
 
+/// The vertex stage of a hand-written canonical slang pass as the translator emits it,
+/// up to the fragment stage's interface: `concat!` it between the pass's header (version,
+/// parameters, blocks) and its fragment declarations.
+#[allow(unused_macros)]
+macro_rules! slang_vertex_stage {
+    () => {
+        concat!(
+            "#pragma stage vertex\n",
+            crate::support::vertex_interface_and_main!(),
+            "
 #pragma stage fragment
 layout(location = 0) in vec2 vTexCoord;
 layout(location = 0) out vec4 FragColor;
-"#
+"
+        )
     };
 }
 #[allow(unused_imports)]
