@@ -21,14 +21,6 @@ use translator::sema::profile::Profile;
 
 /// Functions with overload rows our table does not have yet, and why.
 const GAPS: &[(&str, &str)] = &[
-    ("frexp", "int exponent forms"),
-    ("ldexp", "int exponent forms"),
-    ("matrixCompMult", "GLSL name not in the table"),
-    ("mix", "bool selector forms"),
-    ("mul", "scalar x 1xN / Nx1 forms"),
-    ("noise", "noise not in the table"),
-    ("outerProduct", "GLSL name not in the table"),
-    ("texture2DProj", "GLSL texture names not in the table"),
     ("tex1D", "gp4 texel-offset forms"),
     ("tex1Dproj", "gp4 texel-offset forms"),
     ("tex2D", "gp4 texel-offset forms"),
@@ -199,7 +191,7 @@ fn stdlib_table_resolves_probe_shapes_as_cgc() {
         }
     }
     assert!(unexpected.is_empty(), "{agree} probe calls agree; these differ:\n{}", unexpected.join("\n"));
-    assert!(agree >= 2410, "only {agree} probe calls agree");
+    assert!(agree >= 2970, "only {agree} probe calls agree");
     println!("{agree} probe calls agree with cgc; known differences: {differ:?}");
 }
 

@@ -1925,9 +1925,52 @@ impl StageWriter<'_> {
     }
 
     /// Builtins naga's GLSL front end lacks or types differently: `modf` (a helper),
-    /// `dot` of two scalars (a product).
+    /// `dot` of two scalars (a product), `matrixCompMult` and `frexp` with an `int`
+    /// exponent (helpers; `frexp` splits the binary32 bits, which is exact).
     fn naga_builtin(&mut self, b: Builtin, args: &[Arg]) -> Option<Printed> {
         match (b, args) {
+            (Builtin::Frexp, [x, e]) if e.ty.scalar() == Some(Scalar::Int) => {
+                let (t, it) = (glsl_type(x.ty)?, glsl_type(e.ty)?);
+                self.helpers.insert(
+                    // Keyed to sort before the vector forms that call it.
+                    "cg_frexp/float".into(),
+                    "// frexp of one float by its bits: zero, infinities and NaN give x and e = 0.\n\
+                     float cg_frexp1(float x, out int e)\n{\n    int b = floatBitsToInt(x);\n    \
+                     int k = (b >> 23) & 255;\n    e = 0;\n    if (k == 0 || k == 255)\n        return x;\n    \
+                     e = k - 126;\n    return intBitsToFloat((b & ~0x7f800000) | 0x3f000000);\n}\n"
+                        .into(),
+                );
+                if t != "float" {
+                    let n = match x.ty {
+                        Type::Vector(_, n) => usize::from(n),
+                        _ => 1,
+                    };
+                    let comps: Vec<String> =
+                        "xyzw".chars().take(n).map(|k| format!("cg_frexp1(x.{k}, i.{k})")).collect();
+                    self.helpers.insert(
+                        format!("cg_frexp/{t}"),
+                        format!(
+                            "{t} cg_frexp({t} x, out {it} e)\n{{\n    {it} i;\n    {t} m = {t}({});\n    e = i;\n    return m;\n}}\n",
+                            comps.join(", ")
+                        ),
+                    );
+                    return Some((format!("cg_frexp({}, {})", x.text, e.text), PRIMARY));
+                }
+                Some((format!("cg_frexp1({}, {})", x.text, e.text), PRIMARY))
+            }
+            (Builtin::MatrixCompMult, [x, y]) => Some((self.matrix_comp_mult(&x.text, &y.text, x.ty), PRIMARY)),
+            // naga types GLSL's `outerProduct` with rows and columns swapped: build the
+            // columns (Cg's rows `c[i] * r`) in a helper.
+            (Builtin::OuterProduct, [c, r]) => {
+                let (Type::Vector(s, rows), Type::Vector(_, cols)) = (c.ty, r.ty) else { return None };
+                let (t, ct, rt) = (glsl_type(Type::mat(s, rows, cols))?, glsl_type(c.ty)?, glsl_type(r.ty)?);
+                let columns: Vec<String> = "xyzw".chars().take(usize::from(rows)).map(|k| format!("r * c.{k}")).collect();
+                self.helpers.insert(
+                    format!("cg_outerProduct/{ct}_{rt}"),
+                    format!("{t} cg_outerProduct_{ct}_{rt}({ct} c, {rt} r)\n{{\n    return {t}({});\n}}\n", columns.join(", ")),
+                );
+                Some((format!("cg_outerProduct_{ct}_{rt}({}, {})", c.text, r.text), PRIMARY))
+            }
             (Builtin::Modf, [x, i]) => {
                 let t = glsl_type(x.ty)?;
                 self.helpers.insert(

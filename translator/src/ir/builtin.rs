@@ -158,12 +158,14 @@ builtins! {
     Modf => "modf",
     /// `frexp(x, out e)`: per component splits `x` into a mantissa `m` with
     /// `0.5 <= |m| < 1` (returned) and an exponent `e` (written, as a value of `T`'s
-    /// floating type, not an `int`) with `x == m * 2^e`. Zero gives `m = e = 0` (the Cg
+    /// floating type, or in the forms cgc 3.1 also declared, `frexp(floatN, out intN)`, as
+    /// an `int`) with `x == m * 2^e`. Zero gives `m = e = 0` (the Cg
     /// page); infinities and NaN give `m = x`, `e = 0` (pinned; C leaves `e` unspecified).
     Frexp => "frexp",
     /// `ldexp(x, n)`: per component `x * exp2(n)` (Cg reference implementation). `n` is
-    /// floating and is *not* truncated: `ldexp(1, 0.5) == sqrt(2)`. GLSL `ldexp` takes an
-    /// integer exponent.
+    /// floating and is *not* truncated: `ldexp(1, 0.5) == sqrt(2)`; cgc 3.1 also declared
+    /// `ldexp(floatN, intN)`, GLSL's form, with the same meaning. GLSL `ldexp` takes an
+    /// integer exponent only.
     Ldexp => "ldexp",
 
     // ---- Exponential, power, roots ---------------------------------------------------
@@ -346,6 +348,13 @@ builtins! {
     /// `inverse(A)` of a square matrix: `adjugate(A) / determinant(A)`; a singular matrix
     /// gives infinite or NaN components.
     Inverse => "inverse",
+    /// `matrixCompMult(A, B)` (a GLSL name cgc 3.1 declared for float matrices 2x2 to 4x4,
+    /// and double in gp5): per component `A[i][j] * B[i][j]`, as Cg's `A * B`.
+    MatrixCompMult => "matrixCompMult",
+    /// `outerProduct(c, r)` (GLSL name, vectors 2-4): the `R x C` matrix
+    /// `m[i][j] = c[i] * r[j]` (`c` a column, `r` a row; `outerProduct(float2, float3)` is a
+    /// `float2x3`, 2 rows, in Cg's order).
+    OuterProduct => "outerProduct",
 
     // ---- Logic -------------------------------------------------------------------------
     /// `any(x)`: whether some component of `x` is true; numeric components count as true
@@ -370,6 +379,16 @@ builtins! {
     GreaterThanEqual => "greaterThanEqual",
     /// `not(x)`: per component logical negation of a `bool` vector 2-4.
     Not => "not",
+    /// `mix(x, y, s)` with a `bool` selector (GLSL's select form, which cgc 3.1 declared:
+    /// `mix(floatN, floatN, boolN)` and `mix(floatN, floatN, bool)`): per component `s ? y
+    /// : x`, a choice, not a blend (no arithmetic: infinities and NaN pass through). A
+    /// scalar `s` selects the whole vector.
+    MixSelect => "mix",
+    /// `noise(x)` (Cg 3.1 declares `float noise(floatN)` in every profile): a Perlin-style
+    /// noise value. What NVIDIA's compiler computed for it is not documented and was not
+    /// measured, so neither the interpreter nor the writer invents a value: both report
+    /// the call as unsupported.
+    Noise => "noise",
 
     // ---- Fragment-only ----------------------------------------------------------------
     /// `ddx(x)`: per component the difference of `x` between the two horizontally adjacent
@@ -443,6 +462,13 @@ builtins! {
     /// `tex2Dproj(sampler2D s, float4 c)`: lookup at `c.xy / c.w`, reference `c.z / c.w`
     /// (ignored for colour textures).
     Tex2DProjShadow => "tex2Dproj",
+    /// GLSL `texture2DProj(sampler2D s, float3 c, float bias)`, which cgc 3.1 declared
+    /// (its bias-less forms are [`Builtin::Tex2DProj`] and [`Builtin::Tex2DProjShadow`]):
+    /// lookup at `c.xy / c.z` with `bias` added to the implicit level of detail.
+    Texture2DProjBias => "texture2DProj",
+    /// GLSL `texture2DProj(sampler2D s, float4 c, float bias)`: lookup at `c.xy / c.w`
+    /// (`c.z` unused) with `bias` added to the implicit level of detail.
+    Texture2DProj4Bias => "texture2DProj",
     /// `tex2Dcmpbias(sampler2D s, float4 c)`: coordinate `c.xy`, reference `c.z` (ignored
     /// for colour textures), level-of-detail bias `c.w`.
     Tex2DCmpBias => "tex2Dcmpbias",

@@ -96,7 +96,7 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
     };
     let ty_name = |t: Type| glsl_type(t).ok_or_else(|| format!("`{}` on a type slang has no equivalent for", b.name()));
     if args.iter().any(|x| matches!(x.ty, Type::Matrix { .. }))
-        && !matches!(b, MulMatVec | MulVecMat | MulMatMat | Transpose | Determinant | Inverse)
+        && !matches!(b, MulMatVec | MulVecMat | MulMatMat | Transpose | Determinant | Inverse | MatrixCompMult)
     {
         return Err(format!("`{}` on a matrix has no GLSL equivalent (GLSL applies it to vectors only)", b.name()));
     }
@@ -124,6 +124,27 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
             Ok((format!("clamp({}, 0.0, 1.0)", x.text), PRIMARY))
         }
         Lerp => same("mix"),
+        MatrixCompMult => same("matrixCompMult"),
+        // Cg's `RxC` is GLSL's transpose (see `port::matrix`): GLSL's `outerProduct(r, c)`
+        // has `c`'s length columns of `r`'s length, i.e. columns `c[i] * r`, which are the
+        // rows of Cg's `outerProduct(c, r)`.
+        OuterProduct => {
+            let (c, r) = (a(0)?, a(1)?);
+            Ok((format!("outerProduct({}, {})", r.text, c.text), PRIMARY))
+        }
+        // GLSL's `mix` with a bool selector is a select; a scalar selector of a vector is
+        // widened to the vector's size.
+        MixSelect => {
+            let (x, y, s) = (a(0)?, a(1)?, a(2)?);
+            let s = match (x.ty, s.ty) {
+                (Type::Vector(_, n), Type::Scalar(_)) if n > 1 => format!("bvec{n}({})", s.text),
+                _ => s.text.clone(),
+            };
+            Ok((format!("mix({}, {}, {s})", x.text, y.text), PRIMARY))
+        }
+        Noise => Err("`noise`: what NVIDIA's Cg compiler computed for it is not documented or measured, so it \
+                      has no faithful translation (replace it with an explicit noise function)"
+            .into()),
         Round => same("roundEven"),
         Frac => same("fract"),
         GlslMod => same("mod"),
@@ -137,6 +158,8 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
         Fwidth => same("fwidthFine"),
         FloatToIntBits | FloatToRawIntBits => same("floatBitsToInt"),
         IntBitsToFloat => same("intBitsToFloat"),
+        // GLSL's own `ldexp` and `frexp` take an `int` exponent: the same meaning.
+        Ldexp if args.get(1).is_some_and(|e| e.ty.scalar() == Some(Scalar::Int)) => same("ldexp"),
         Ldexp => {
             let (x, e) = (a(0)?, a(1)?);
             Ok((format!("{} * exp2({})", paren(x, MULTIPLICATIVE), e.text), MULTIPLICATIVE))
@@ -291,6 +314,9 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
         Tex2DLod | TexRectLod | Tex2DCmpLod => packed("tex2Dlod", "vec4", "textureLod($s, $c.xy, $c.w)", arg(1)?),
         Tex2DProj | TexRectProj => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
         Tex2DProjShadow | TexRectProjShadow => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
+        Texture2DProjBias | Texture2DProj4Bias => {
+            Ok((format!("textureProj({s}, {}, {})", arg(1)?.text, arg(2)?.text), PRIMARY))
+        }
         Tex2DFetch | TexRectFetch => packed("tex2Dfetch", "ivec4", "texelFetch($s, $c.xy, $c.w)", arg(1)?),
         // naga's GLSL front end drops the offset of `texelFetchOffset`; the naga dialect
         // adds it to the coordinate, which reads the same texel.

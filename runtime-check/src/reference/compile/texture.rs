@@ -34,6 +34,8 @@ enum Lod {
     Implicit,
     /// Bias in component `.w` of the coordinate argument.
     Bias,
+    /// Bias in argument 2 (GLSL's `texture2DProj(s, c, bias)`).
+    BiasArg,
     /// Level in `.w`.
     Level,
     /// Derivatives in arguments 2 and 3.
@@ -70,6 +72,8 @@ fn spec(b: B) -> Option<Spec> {
         B::Tex2DLod | B::Tex2DCmpLod => s(D2, Level, None),
         B::Tex2DProj => s(D2, Implicit, Some(2)),
         B::Tex2DProjShadow => s(D2, Implicit, Some(3)),
+        B::Texture2DProjBias => s(D2, BiasArg, Some(2)),
+        B::Texture2DProj4Bias => s(D2, BiasArg, Some(3)),
         B::Tex2DFetch | B::Tex2DFetchOffset => s(D2, Fetch, None),
         B::Tex2DSize => s(D2, Size, None),
         B::Tex3D => s(D3, Implicit, None),
@@ -120,6 +124,7 @@ pub(crate) fn compile(
     };
     let offset: [usize; 2] = if fetch_offset { [get(3, 0), get(3, 1)] } else { [zero, zero] };
     let grads: [usize; 4] = [get(2, 0), get(2, 1), get(3, 0), get(3, 1)];
+    let bias_arg = get(2, 0);
     let dim1 = spec.dim == Dim::D1;
     let dst: Vec<usize> = dst.to_vec();
     Some(Box::new(move |m: &mut Machine| {
@@ -128,6 +133,9 @@ pub(crate) fn compile(
         let mut hin = coord.iter().chain(&offset).fold(0u8, |h, &a| h | m.hz(a));
         if spec.lod == Lod::Grad {
             hin = grads.iter().fold(hin, |h, &a| h | m.hz(a));
+        }
+        if spec.lod == Lod::BiasArg {
+            hin |= m.hz(bias_arg);
         }
         // A lookup's value is exact unless filtered: only the coordinates' hazard carries.
         let mut hout = hin & HAZARD;
@@ -184,8 +192,12 @@ pub(crate) fn compile(
                             lod_from_derivatives(size, (g[0], g[1]), (g[2], g[3]))
                         }
                     }
-                    Lod::Implicit | Lod::Bias => {
-                        let bias = if spec.lod == Lod::Bias { cc[3][l] } else { 0.0 };
+                    Lod::Implicit | Lod::Bias | Lod::BiasArg => {
+                        let bias = match spec.lod {
+                            Lod::Bias => cc[3][l],
+                            Lod::BiasArg => m.get(bias_arg)[l],
+                            _ => 0.0,
+                        };
                         let base = match m.shape {
                             LaneShape::Vertices => 0.0,
                             LaneShape::Quad { .. } => {
