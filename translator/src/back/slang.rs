@@ -1945,13 +1945,17 @@ impl StageWriter<'_> {
                         Type::Vector(_, n) => usize::from(n),
                         _ => 1,
                     };
+                    // One `int` per component: naga's SPIR-V writer fails on a vector
+                    // component passed as an `out` argument.
                     let comps: Vec<String> =
-                        "xyzw".chars().take(n).map(|k| format!("cg_frexp1(x.{k}, i.{k})")).collect();
+                        "xyzw".chars().take(n).enumerate().map(|(i, k)| format!("cg_frexp1(x.{k}, e{i})")).collect();
+                    let ints: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
                     self.helpers.insert(
                         format!("cg_frexp/{t}"),
                         format!(
-                            "{t} cg_frexp({t} x, out {it} e)\n{{\n    {it} i;\n    {t} m = {t}({});\n    e = i;\n    return m;\n}}\n",
-                            comps.join(", ")
+                            "{t} cg_frexp({t} x, out {it} e)\n{{\n    int {ints};\n    {t} m = {t}({});\n    e = {it}({ints});\n    return m;\n}}\n",
+                            comps.join(", "),
+                            ints = ints.join(", ")
                         ),
                     );
                     return Some((format!("cg_frexp({}, {})", x.text, e.text), PRIMARY));

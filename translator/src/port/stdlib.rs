@@ -379,6 +379,29 @@ mod tests {
     }
 
     #[test]
+    fn glsl_forms_cgc_declared() {
+        let mut h = Helpers::new();
+        let (v2, v3) = (Type::vec(Scalar::Float, 2), Type::vec(Scalar::Float, 3));
+        // Cg's outerProduct(c, r) has rows c[i] * r: GLSL's outerProduct(r, c) (transposed).
+        let outer = map(Builtin::OuterProduct, &[arg("c", v2), arg("r", v3)], Type::mat(Scalar::Float, 2, 3), &mut h);
+        assert_eq!(outer.unwrap().0, "outerProduct(r, c)");
+        let b3 = Type::vec(Scalar::Bool, 3);
+        let sel = map(Builtin::MixSelect, &[arg("x", v3), arg("y", v3), arg("s", b3)], v3, &mut h).unwrap().0;
+        assert_eq!(sel, "mix(x, y, s)");
+        let sel = map(Builtin::MixSelect, &[arg("x", v3), arg("y", v3), arg("b", Type::BOOL)], v3, &mut h).unwrap().0;
+        assert_eq!(sel, "mix(x, y, bvec3(b))", "a scalar selector is widened");
+        let i3 = Type::vec(Scalar::Int, 3);
+        assert_eq!(map(Builtin::Ldexp, &[arg("x", v3), arg("e", i3)], v3, &mut h).unwrap().0, "ldexp(x, e)");
+        assert_eq!(map(Builtin::Ldexp, &[arg("x", v3), arg("e", v3)], v3, &mut h).unwrap().0, "x * exp2(e)");
+        let noise = map(Builtin::Noise, &[arg("x", v2)], Type::FLOAT, &mut h).unwrap_err();
+        assert!(noise.contains("not documented or measured"), "{noise}");
+        let s = arg("Source", Type::Sampler(crate::ir::SamplerDim::D2));
+        let v4 = Type::vec(Scalar::Float, 4);
+        let proj = map(Builtin::Texture2DProj4Bias, &[s, arg("c", v4), arg("1.0", Type::FLOAT)], v4, &mut h);
+        assert_eq!(proj.unwrap().0, "textureProj(Source, c, 1.0)");
+    }
+
+    #[test]
     fn texture_forms() {
         let mut h = Helpers::new();
         let s = arg("Source", Type::Sampler(crate::ir::SamplerDim::D2));
