@@ -14,6 +14,7 @@
 pub mod const_eval;
 pub mod convert;
 mod expr;
+pub mod families;
 pub mod intrinsics;
 pub mod limits;
 pub mod overload;
