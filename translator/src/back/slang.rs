@@ -1853,6 +1853,19 @@ impl<'a> StageWriter<'a> {
             let r = if rp > MULTIPLICATIVE { r.to_owned() } else { format!("({r})") };
             return (format!("{l} * {r}"), MULTIPLICATIVE);
         }
+        // GLSL's texel offsets and gather components must be constant expressions.
+        for i in stdlib::constant_arguments(b, args.len()) {
+            if let Some(&a) = args.get(i) {
+                if !naga_constant(self.m, exprs, a, &HashSet::new()) {
+                    let why = format!(
+                        "`{}`: GLSL needs this texel offset or gather component as a constant expression",
+                        b.name()
+                    );
+                    self.unsupported(Some(exprs.span(a)), why);
+                    return (self.zero(ret), PRIMARY);
+                }
+            }
+        }
         let printed: Vec<Arg> = args
             .iter()
             .map(|&a| {
@@ -1968,10 +1981,14 @@ impl StageWriter<'_> {
             (Builtin::OuterProduct, [c, r]) => {
                 let (Type::Vector(s, rows), Type::Vector(_, cols)) = (c.ty, r.ty) else { return None };
                 let (t, ct, rt) = (glsl_type(Type::mat(s, rows, cols))?, glsl_type(c.ty)?, glsl_type(r.ty)?);
-                let columns: Vec<String> = "xyzw".chars().take(usize::from(rows)).map(|k| format!("r * c.{k}")).collect();
+                let columns: Vec<String> =
+                    "xyzw".chars().take(usize::from(rows)).map(|k| format!("r * c.{k}")).collect();
                 self.helpers.insert(
                     format!("cg_outerProduct/{ct}_{rt}"),
-                    format!("{t} cg_outerProduct_{ct}_{rt}({ct} c, {rt} r)\n{{\n    return {t}({});\n}}\n", columns.join(", ")),
+                    format!(
+                        "{t} cg_outerProduct_{ct}_{rt}({ct} c, {rt} r)\n{{\n    return {t}({});\n}}\n",
+                        columns.join(", ")
+                    ),
                 );
                 Some((format!("cg_outerProduct_{ct}_{rt}({}, {})", c.text, r.text), PRIMARY))
             }

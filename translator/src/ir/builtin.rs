@@ -53,8 +53,13 @@
 //! * `fetch` forms read one texel without filtering at integer coordinates and an integer
 //!   level; out-of-range coordinates or levels read `(0, 0, 0, 0)` (pinned; Cg leaves it
 //!   undefined).
-//! * Cg 3.1 also takes an optional trailing `int texelOff` on many forms (gp4 profiles
-//!   only) and integer samplers (`isampler2D`, ...); neither is modelled.
+//! * *Texel offsets* (gp4 profiles): the plain, shadow, gradient and `proj` forms of
+//!   `tex1D`, `tex2D` and `texRECT` (and `tex1Dproj`, `tex2Dproj`, `texRECTproj`) take an
+//!   optional trailing `int` (1D) or `int2` offset; such a call is the same variant with
+//!   one more argument. The offset moves the lookup by whole texels of level 0, after
+//!   the projection and after the level of detail was chosen (GLSL's `textureOffset`:
+//!   the derivatives are those of the coordinates without it). GLSL wants it constant.
+//! * Integer samplers (`isampler2D`, ...) are not modelled.
 
 macro_rules! builtins {
     ($( $(#[$meta:meta])* $variant:ident => $name:literal, )*) => {
@@ -484,6 +489,15 @@ builtins! {
     Tex2DFetchOffset => "texelFetchOffset",
     /// `tex2Dsize(sampler2D s, int lod)`: `int3(width, height, 0)` of level `lod`.
     Tex2DSize => "tex2Dsize",
+    /// `tex2Dgather(sampler2D s, float2 uv, int comp)` (gp5): component `comp` (0 to 3:
+    /// r, g, b, a) of the four texels a bilinear lookup at `uv` of level 0 would blend,
+    /// unfiltered, in GLSL's `textureGather` order: with `i0 = floor(u * w - 0.5)`, `j0 =
+    /// floor(v * h - 0.5)` (wrapped by the sampler), `(i0, j1), (i1, j1), (i1, j0), (i0,
+    /// j0)` where `i1 = i0 + 1`, `j1 = j0 + 1`. GLSL wants `comp` constant.
+    Tex2DGather => "tex2Dgather",
+    /// `tex2Dgather(sampler2D s, float2 uv, int2 offset, int comp)` (gp5): as
+    /// [`Builtin::Tex2DGather`] with the footprint moved by `offset` texels.
+    Tex2DGatherOffset => "tex2Dgather",
 
     // ---- 3D textures -------------------------------------------------------------------
     /// `tex3D(sampler3D s, float3 c)`: filtered lookup at `c`, implicit level of detail.

@@ -94,12 +94,14 @@ fn table() -> &'static Table {
         let mut map: Table = HashMap::new();
         for line in TSV.lines().filter(|l| !l.starts_with('#')).skip(1) {
             let mut cols = line.split('\t');
-            let (Some(name), Some(_ret), Some(params), Some(tags)) = (cols.next(), cols.next(), cols.next(), cols.next())
+            let (Some(name), Some(_ret), Some(params), Some(tags)) =
+                (cols.next(), cols.next(), cols.next(), cols.next())
             else {
                 continue;
             };
             // Rows with types the IR does not model (`char`, `isampler2D`) are skipped.
-            let Some(params) = params.split(',').filter(|p| !p.is_empty()).map(builtin_type).collect::<Option<Vec<_>>>()
+            let Some(params) =
+                params.split(',').filter(|p| !p.is_empty()).map(builtin_type).collect::<Option<Vec<_>>>()
             else {
                 continue;
             };
@@ -169,7 +171,11 @@ pub fn family_difference(
     let kept: Vec<usize> = (0..candidates.len()).filter(|&i| keep(fams(candidates[i]))).collect();
     let list: Vec<Candidate> = kept
         .iter()
-        .map(|&i| Candidate { params: &candidates[i].param_types, required: candidates[i].param_types.len(), profiles: &[] })
+        .map(|&i| Candidate {
+            params: &candidates[i].param_types,
+            required: candidates[i].param_types.len(),
+            profiles: &[],
+        })
         .collect();
     let elsewhere = match resolve(module, &list, args, profile) {
         Resolution::Unique(k) => Elsewhere::Resolved(kept[k]),

@@ -45,8 +45,10 @@
 //!
 //! * Sampler parameters use the specific sampler type (`sampler2D` for `tex2D`); the
 //!   resolver accepts the untyped Cg 1.x `sampler` ([`crate::ir::SamplerDim::Any`]) for
-//!   any of them by itself. Integer samplers, array/buffer/multisample samplers and the
-//!   gp4 `int texelOff` argument are not modelled.
+//!   any of them by itself. Integer samplers and array/buffer/multisample samplers are
+//!   not modelled. The gp4 texel-offset forms (`tex2D(s, uv, int2 offset)`, also after the
+//!   derivatives, and the `tex1D`, `tex1Dproj`, `tex2Dproj`, `texRECT`, `texRECTproj`
+//!   ones) are the plain variants with one more, trailing, `int`/`int2` argument.
 //! * Stages: `ddx`, `ddy`, `fwidth`, `clip` and every texture form whose level of detail
 //!   is implicit (plain, shadow, `bias`, `proj`, `cmpbias`) are fragment-only. RetroArch's
 //!   Cg runtime used vp40/gp4vp/glslv vertex profiles, where textures are read with an
@@ -261,31 +263,34 @@ static ENTRIES: &[Entry] = &[
     e("fwidth", B::Fwidth, P, "f sv: T(T)"),
     e("clip", B::Clip, P, "f sv: void(T)"),
     // 1D textures.
-    e("tex1D", B::Tex1D, P, "float4(sampler1D, float)"),
-    e("tex1D", B::Tex1DShadow, P, "float4(sampler1D, float2)"),
-    e("tex1D", B::Tex1DGrad, A, "float4(sampler1D, float, float, float)"),
-    e("tex1D", B::Tex1DShadowGrad, A, "float4(sampler1D, float2, float, float)"),
+    e("tex1D", B::Tex1D, P, "float4(sampler1D, float); float4(sampler1D, float, int)"),
+    e("tex1D", B::Tex1DShadow, P, "float4(sampler1D, float2); float4(sampler1D, float2, int)"),
+    e("tex1D", B::Tex1DGrad, A, "float4(sampler1D, float, float, float); float4(sampler1D, float, float, float, int)"),
+    e("tex1D", B::Tex1DShadowGrad, A, "float4(sampler1D, float2, float, float); float4(sampler1D, float2, float, float, int)"),
     e("tex1Dbias", B::Tex1DBias, P, "float4(sampler1D, float4)"),
     e("tex1Dlod", B::Tex1DLod, A, "float4(sampler1D, float4)"),
-    e("tex1Dproj", B::Tex1DProj, P, "float4(sampler1D, float2)"),
-    e("tex1Dproj", B::Tex1DProjShadow, P, "float4(sampler1D, float3)"),
+    e("tex1Dproj", B::Tex1DProj, P, "float4(sampler1D, float2); float4(sampler1D, float2, int)"),
+    e("tex1Dproj", B::Tex1DProjShadow, P, "float4(sampler1D, float3); float4(sampler1D, float3, int)"),
     e("tex1Dcmpbias", B::Tex1DCmpBias, P, "float4(sampler1D, float4)"),
     e("tex1Dcmplod", B::Tex1DCmpLod, A, "float4(sampler1D, float4)"),
     e("tex1Dfetch", B::Tex1DFetch, A, "float4(sampler1D, int4)"),
     e("tex1Dsize", B::Tex1DSize, A, "int3(sampler1D, int)"),
     // 2D textures.
-    e("tex2D", B::Tex2D, P, "float4(sampler2D, float2)"),
-    e("tex2D", B::Tex2DShadow, P, "float4(sampler2D, float3)"),
-    e("tex2D", B::Tex2DGrad, A, "float4(sampler2D, float2, float2, float2)"),
-    e("tex2D", B::Tex2DShadowGrad, A, "float4(sampler2D, float3, float2, float2)"),
+    e("tex2D", B::Tex2D, P, "float4(sampler2D, float2); float4(sampler2D, float2, int2)"),
+    e("tex2D", B::Tex2DShadow, P, "float4(sampler2D, float3); float4(sampler2D, float3, int2)"),
+    e("tex2D", B::Tex2DGrad, A, "float4(sampler2D, float2, float2, float2); float4(sampler2D, float2, float2, float2, int2)"),
+    e("tex2D", B::Tex2DShadowGrad, A, "float4(sampler2D, float3, float2, float2); float4(sampler2D, float3, float2, float2, int2)"),
     e("tex2Dbias", B::Tex2DBias, P, "float4(sampler2D, float4)"),
     e("tex2Dlod", B::Tex2DLod, A, "float4(sampler2D, float4)"),
-    e("tex2Dproj", B::Tex2DProj, P, "float4(sampler2D, float3)"),
-    e("tex2Dproj", B::Tex2DProjShadow, P, "float4(sampler2D, float4)"),
+    e("tex2Dproj", B::Tex2DProj, P, "float4(sampler2D, float3); float4(sampler2D, float3, int2)"),
+    e("tex2Dproj", B::Tex2DProjShadow, P, "float4(sampler2D, float4); float4(sampler2D, float4, int2)"),
     e("tex2Dcmpbias", B::Tex2DCmpBias, P, "float4(sampler2D, float4)"),
     e("tex2Dcmplod", B::Tex2DCmpLod, A, "float4(sampler2D, float4)"),
     e("tex2Dfetch", B::Tex2DFetch, A, "float4(sampler2D, int4)"),
     e("tex2Dsize", B::Tex2DSize, A, "int3(sampler2D, int)"),
+    // gp5's gather (level 0: no derivatives, so both stages).
+    e("tex2Dgather", B::Tex2DGather, A, "float4(sampler2D, float2, int)"),
+    e("tex2Dgather", B::Tex2DGatherOffset, A, "float4(sampler2D, float2, int2, int)"),
     // 3D textures.
     e("tex3D", B::Tex3D, P, "float4(sampler3D, float3)"),
     e("tex3D", B::Tex3DGrad, A, "float4(sampler3D, float3, float3, float3)"),
@@ -304,14 +309,14 @@ static ENTRIES: &[Entry] = &[
     e("texCUBEproj", B::TexCubeProj, P, "float4(samplerCUBE, float4)"),
     e("texCUBEsize", B::TexCubeSize, A, "int3(samplerCUBE, int)"),
     // Rectangle textures.
-    e("texRECT", B::TexRect, P, "float4(samplerRECT, float2)"),
-    e("texRECT", B::TexRectShadow, P, "float4(samplerRECT, float3)"),
-    e("texRECT", B::TexRectGrad, A, "float4(samplerRECT, float2, float2, float2)"),
-    e("texRECT", B::TexRectShadowGrad, A, "float4(samplerRECT, float3, float2, float2)"),
+    e("texRECT", B::TexRect, P, "float4(samplerRECT, float2); float4(samplerRECT, float2, int2)"),
+    e("texRECT", B::TexRectShadow, P, "float4(samplerRECT, float3); float4(samplerRECT, float3, int2)"),
+    e("texRECT", B::TexRectGrad, A, "float4(samplerRECT, float2, float2, float2); float4(samplerRECT, float2, float2, float2, int2)"),
+    e("texRECT", B::TexRectShadowGrad, A, "float4(samplerRECT, float3, float2, float2); float4(samplerRECT, float3, float2, float2, int2)"),
     e("texRECTbias", B::TexRectBias, P, "float4(samplerRECT, float4)"),
     e("texRECTlod", B::TexRectLod, A, "float4(samplerRECT, float4)"),
-    e("texRECTproj", B::TexRectProj, P, "float4(samplerRECT, float3)"),
-    e("texRECTproj", B::TexRectProjShadow, P, "float4(samplerRECT, float4)"),
+    e("texRECTproj", B::TexRectProj, P, "float4(samplerRECT, float3); float4(samplerRECT, float3, int2)"),
+    e("texRECTproj", B::TexRectProjShadow, P, "float4(samplerRECT, float4); float4(samplerRECT, float4, int2)"),
     e("texRECTfetch", B::TexRectFetch, A, "float4(samplerRECT, int4)"),
     e("texRECTsize", B::TexRectSize, A, "int3(samplerRECT, int)"),
 ];
@@ -761,6 +766,13 @@ mod tests {
         assert_eq!(sig("texCUBE", &["samplerCUBE", "float3"]).builtin, Builtin::TexCube);
         assert_eq!(sig("texRECT", &["samplerRECT", "float2"]).builtin, Builtin::TexRect);
         assert!(find("tex2D", &["sampler", "float2"]).is_none());
+        let offset = sig("tex2D", &["sampler2D", "float2", "int2"]);
+        assert_eq!((offset.builtin, offset.stages), (Builtin::Tex2D, Stages::FRAGMENT));
+        let grad = sig("texRECT", &["samplerRECT", "float3", "float2", "float2", "int2"]);
+        assert_eq!((grad.builtin, grad.stages), (Builtin::TexRectShadowGrad, Stages::ALL));
+        assert_eq!(sig("tex1Dproj", &["sampler1D", "float3", "int"]).builtin, Builtin::Tex1DProjShadow);
+        let gather = sig("tex2Dgather", &["sampler2D", "float2", "int2", "int"]);
+        assert_eq!((gather.builtin, gather.stages), (Builtin::Tex2DGatherOffset, Stages::ALL));
 
         for name in ["ddx", "ddy", "fwidth", "clip"] {
             assert!(overloads(name).expect(name).iter().all(|o| o.stages == Stages::FRAGMENT), "{name}");
@@ -807,13 +819,14 @@ mod tests {
     }
 
     // Summary of the expanded table (update deliberately when the table changes):
-    // 112 names, 2011 overloads. Component-wise float functions have 20 overloads each
+    // 113 names, 2031 overloads. Component-wise float functions have 20 overloads each
     // (float, half, fixed, double x scalar and 4 vectors; no matrices, as in cgc); abs
     // and sign 30 (+int, uint), min and max 49 (+int, uint, + 18 vector-scalar, + 1
     // double1-double), clamp 54 (+24 scalar-bound), lerp 36 (+16 scalar-weight), step 36
     // (+16 scalar-edge), smoothstep 36 (+16 scalar-edge), atan 40 (+20 two-argument);
     // mul 416 (104 per float type: 16 M*v, 16 v*M, 64 M*M, 4 s*1xC, 4 Rx1*s); frexp and
-    // ldexp 40 (+20 int-exponent); noise 5; any/all 35; tex2D 4. Among the
+    // ldexp 40 (+20 int-exponent); noise 5; any/all 35; tex2D 8 (4 + gp4 texel
+    // offsets), tex1D and texRECT 8, the proj forms 4; tex2Dgather 2. Among the
     // GLSL names: the relational functions 12 or 15 (float, double, int, uint, and bool
     // for equal and notEqual, x vectors 2-4), not 3; fma 10 (float, double x scalar and
     // 4 vectors); mix 68 (36 lerp forms, 32 bool-selector forms); matrixCompMult and
@@ -822,7 +835,7 @@ mod tests {
     fn intrinsics_overload_counts() {
         let count = |name: &str| overloads(name).map_or(0, <[Overload]>::len);
         let total: usize = table().values().map(Vec::len).sum();
-        assert_eq!((table().len(), total), (112, 2011));
+        assert_eq!((table().len(), total), (113, 2031));
         assert_eq!(count("sin"), 4 * 5);
         assert_eq!(count("abs"), 6 * 5);
         assert_eq!(count("max"), 6 * 5 + 6 * 3 + 1);
@@ -837,7 +850,10 @@ mod tests {
         assert_eq!(count("noise"), 5);
         assert_eq!(count("dot"), 4 * 5);
         assert_eq!(count("any"), 7 * 5);
-        assert_eq!(count("tex2D"), 4);
+        assert_eq!(count("tex2D"), 8);
+        assert_eq!(count("tex2Dproj"), 4);
+        assert_eq!(count("tex1D"), 8);
+        assert_eq!(count("tex2Dgather"), 2);
         let glsl = |name: &str| glsl_overloads(name).map_or(0, <[Overload]>::len);
         assert_eq!(glsl("equal"), 5 * 3);
         assert_eq!(glsl("lessThan"), 4 * 3);

@@ -289,7 +289,10 @@ fn glsl_builtins_yield_to_user_functions_and_cg_names() {
     assert_eq!(frag("float f = inversesqrt(uv.x);").codes(), [codes::W_GLSL_BUILTIN]);
     let o = frag("float2 d = dFdx(uv) + dFdy(uv); float r = roundEven(uv.x);");
     // roundEven is declared in gp4/gp5 only: W0308 too (see the profile-family tests).
-    assert_eq!(o.codes(), [codes::W_GLSL_BUILTIN, codes::W_GLSL_BUILTIN, codes::W_PROFILE_FAMILY, codes::W_GLSL_BUILTIN]);
+    assert_eq!(
+        o.codes(),
+        [codes::W_GLSL_BUILTIN, codes::W_GLSL_BUILTIN, codes::W_PROFILE_FAMILY, codes::W_GLSL_BUILTIN]
+    );
     assert!(o.ir.contains("(builtin ddx:float2") && o.ir.contains("(builtin round:float"), "{}", o.ir);
 }
 
@@ -545,7 +548,8 @@ fn profile_family_resolves_differently_in_glslv() {
     assert!(w[0].contains("glslv chose `clamp(float3, float, float)` (returning float3)"), "{}", w[0]);
     // `step(half, half3)` exists in every fragment profile (no warning there) but in no
     // GLSL vertex profile.
-    let frag_src = "float4 main(float2 uv : TEXCOORD0) : COLOR { half3 h = half3(uv, 1); return float4(step(half(0.5), h), 1); }";
+    let frag_src =
+        "float4 main(float2 uv : TEXCOORD0) : COLOR { half3 h = half3(uv, 1); return float4(step(half(0.5), h), 1); }";
     assert!(family_warnings(&run(frag_src, "main", "glslf")).is_empty());
     let vert = "void main(float4 p : POSITION, out float4 o : POSITION) { half3 h = half3(p.xyz); o = float4(step(half(0.5), h), 1); }";
     let w = family_warnings(&run(vert, "main", "glslv"));
