@@ -379,8 +379,15 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
         }
         Tex2DBias | TexRectBias | Tex2DCmpBias => packed("tex2Dbias", "vec4", "texture($s, $c.xy, $c.w)", arg(1)?),
         Tex2DLod | TexRectLod | Tex2DCmpLod => packed("tex2Dlod", "vec4", "textureLod($s, $c.xy, $c.w)", arg(1)?),
-        Tex2DProj | TexRectProj => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
-        Tex2DProjShadow | TexRectProjShadow => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
+        Tex2DProj | Tex2DProjShadow => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
+        // RECT coordinates are texels: divided, then normalised (textureProj alone would
+        // read them as normalised coordinates).
+        TexRectProj => {
+            packed("texRECTproj", "vec3", "texture($s, $c.xy / $c.z / vec2(textureSize($s, 0)))", arg(1)?)
+        }
+        TexRectProjShadow => {
+            packed("texRECTproj4", "vec4", "texture($s, $c.xy / $c.w / vec2(textureSize($s, 0)))", arg(1)?)
+        }
         Texture2DProjBias | Texture2DProj4Bias => {
             Ok((format!("textureProj({s}, {}, {})", arg(1)?.text, arg(2)?.text), PRIMARY))
         }
@@ -510,6 +517,9 @@ mod tests {
         let args = [s.clone(), arg("p", i2), arg("0", Type::INT), arg("ivec2(1, 0)", i2)];
         let fetch = map(Builtin::Tex2DFetchOffset, &args, v4, &mut h).unwrap().0;
         assert_eq!(fetch, "texelFetchOffset(Source, p, 0, ivec2(1, 0))");
+        let v3 = Type::vec(Scalar::Float, 3);
+        let rect = map(Builtin::TexRectProj, &[s.clone(), arg("c", v3)], v4, &mut h).unwrap().0;
+        assert_eq!(rect, "texture(Source, c.xy / c.z / vec2(textureSize(Source, 0)))", "RECT texels are normalised");
         assert!(map(Builtin::Tex3D, &[s, arg("c", Type::vec(Scalar::Float, 3))], v4, &mut h).is_err());
     }
 }
