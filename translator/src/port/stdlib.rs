@@ -382,9 +382,7 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
         Tex2DProj | Tex2DProjShadow => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
         // RECT coordinates are texels: divided, then normalised (textureProj alone would
         // read them as normalised coordinates).
-        TexRectProj => {
-            packed("texRECTproj", "vec3", "texture($s, $c.xy / $c.z / vec2(textureSize($s, 0)))", arg(1)?)
-        }
+        TexRectProj => packed("texRECTproj", "vec3", "texture($s, $c.xy / $c.z / vec2(textureSize($s, 0)))", arg(1)?),
         TexRectProjShadow => {
             packed("texRECTproj4", "vec4", "texture($s, $c.xy / $c.w / vec2(textureSize($s, 0)))", arg(1)?)
         }
