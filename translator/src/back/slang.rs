@@ -1942,7 +1942,8 @@ impl StageWriter<'_> {
     /// exponent (helpers; `frexp` splits the binary32 bits, which is exact).
     fn naga_builtin(&mut self, b: Builtin, args: &[Arg]) -> Option<Printed> {
         match (b, args) {
-            (Builtin::Frexp, [x, e]) if e.ty.scalar() == Some(Scalar::Int) => {
+            // Cg's float-exponent form too (naga has no `frexp` at all).
+            (Builtin::Frexp, [x, e]) => {
                 let (t, it) = (glsl_type(x.ty)?, glsl_type(e.ty)?);
                 self.helpers.insert(
                     // Keyed to sort before the vector forms that call it.
@@ -1953,27 +1954,31 @@ impl StageWriter<'_> {
                      e = k - 126;\n    return intBitsToFloat((b & ~0x7f800000) | 0x3f000000);\n}\n"
                         .into(),
                 );
-                if t != "float" {
-                    let n = match x.ty {
-                        Type::Vector(_, n) => usize::from(n),
-                        _ => 1,
-                    };
-                    // One `int` per component: naga's SPIR-V writer fails on a vector
-                    // component passed as an `out` argument.
-                    let comps: Vec<String> =
-                        "xyzw".chars().take(n).enumerate().map(|(i, k)| format!("cg_frexp1(x.{k}, e{i})")).collect();
-                    let ints: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
-                    self.helpers.insert(
-                        format!("cg_frexp/{t}"),
-                        format!(
-                            "{t} cg_frexp({t} x, out {it} e)\n{{\n    int {ints};\n    {t} m = {t}({});\n    e = {it}({ints});\n    return m;\n}}\n",
-                            comps.join(", "),
-                            ints = ints.join(", ")
-                        ),
-                    );
-                    return Some((format!("cg_frexp({}, {})", x.text, e.text), PRIMARY));
+                if t == "float" && it == "int" {
+                    return Some((format!("cg_frexp1({}, {})", x.text, e.text), PRIMARY));
                 }
-                Some((format!("cg_frexp1({}, {})", x.text, e.text), PRIMARY))
+                let n = match x.ty {
+                    Type::Vector(_, n) => usize::from(n),
+                    _ => 1,
+                };
+                // One `int` per component: naga's SPIR-V writer fails on a vector
+                // component passed as an `out` argument.
+                let comps: Vec<String> = if n == 1 {
+                    vec!["cg_frexp1(x, e0)".into()]
+                } else {
+                    "xyzw".chars().take(n).enumerate().map(|(i, k)| format!("cg_frexp1(x.{k}, e{i})")).collect()
+                };
+                let ints: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
+                let name = format!("cg_frexp_{t}_{it}");
+                self.helpers.insert(
+                    format!("cg_frexp/{t}_{it}"),
+                    format!(
+                        "{t} {name}({t} x, out {it} e)\n{{\n    int {ints};\n    {t} m = {t}({});\n    e = {it}({ints});\n    return m;\n}}\n",
+                        comps.join(", "),
+                        ints = ints.join(", ")
+                    ),
+                );
+                Some((format!("{name}({}, {})", x.text, e.text), PRIMARY))
             }
             (Builtin::MatrixCompMult, [x, y]) => Some((self.matrix_comp_mult(&x.text, &y.text, x.ty), PRIMARY)),
             // naga types GLSL's `outerProduct` with rows and columns swapped: build the
