@@ -9,6 +9,9 @@
 //! preprocessing + lexing and of parsing (classification, grammar, AST), measured
 //! separately and without file reading or dropping the results. Only reads files.
 
+#[path = "support/sweep.rs"]
+mod sweep;
+
 use grammar::diagnostic::render_short;
 use grammar::{Diagnostic, PpOptions, RealFs, SourceMap};
 use std::path::{Path, PathBuf};
@@ -22,13 +25,8 @@ fn main() {
     };
     let all = args.iter().any(|a| a == "--all");
     let time = args.iter().any(|a| a == "--time");
-    let mut files = Vec::new();
-    if Path::new(root).is_file() {
-        files.push(PathBuf::from(root));
-    } else {
-        collect(Path::new(root), &mut files);
-    }
-    files.sort();
+    let files =
+        if Path::new(root).is_file() { vec![PathBuf::from(root)] } else { sweep::files(Path::new(root), &["cg"]) };
     let options = PpOptions { defines: vec![("PARAMETER_UNIFORM".into(), None)], ..PpOptions::default() };
     let (mut clean, mut bytes, mut tokens) = (0usize, 0usize, 0usize);
     let (mut pp_time, mut parse_time) = (Duration::ZERO, Duration::ZERO);
@@ -86,19 +84,5 @@ fn main() {
             (pp_time + parse_time).as_secs_f64(),
             rate(pp_time + parse_time)
         );
-    }
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect(&path, out);
-        } else if path.extension().is_some_and(|e| e == "cg") {
-            out.push(path);
-        }
     }
 }

@@ -5,34 +5,21 @@
 //! Prints the errors of each failing file, then `N of M files with zero errors` and
 //! the throughput. Exit status 1 when any file has errors.
 
+#[path = "support/sweep.rs"]
+mod sweep;
+
 use grammar::diagnostic::{has_errors, render_short};
 use grammar::pp::{preprocess, PpOptions};
 use grammar::source::{self, FileSystem, RealFs, SourceMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
-
-fn cg_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            cg_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "cg") {
-            out.push(path);
-        }
-    }
-}
 
 fn main() {
     let Some(dir) = std::env::args().nth(1) else {
         eprintln!("usage: pp_sweep DIR");
         std::process::exit(2);
     };
-    let mut files = Vec::new();
-    cg_files(Path::new(&dir), &mut files);
+    let files = sweep::files(Path::new(&dir), &["cg"]);
     let options = PpOptions { defines: vec![("PARAMETER_UNIFORM".to_owned(), None)], ..PpOptions::default() };
     let fs = RealFs;
     let mut clean = 0;

@@ -12,28 +12,16 @@
 //!   --naga  also run naga on the canonical stage texts (expected to fail on combined
 //!           samplers; reported for information, not counted as failures)
 
+#[path = "../../grammar/examples/support/sweep.rs"]
+mod sweep;
+
 use grammar::{PpOptions, RealFs, SourceMap};
 use runtime_check::validate::{split_stages, validate, validate_naga, Stage, Status, ValidationContext};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use translator::retro::PassContext;
+use translator::retro::{semantics, PassContext};
 use translator::translate::{translate, TranslateOptions};
-
-fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, ext, out);
-        } else if p.extension().is_some_and(|e| e == ext) {
-            out.push(p);
-        }
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -127,37 +115,24 @@ fn main() {
         for (code, count) in &by_code {
             println!("{count:5}  {code}");
         }
-        let mut top: Vec<_> = by_message.into_iter().collect();
-        top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         println!("errors by message:");
-        for (m, count) in top.iter().take(40) {
-            println!("{count:5}  {m}");
-        }
+        sweep::print_top(&by_message, 40);
     }
     if naga {
         println!("naga on the canonical stage texts: vertex ok {} | fragment ok {}", naga_ok[0], naga_ok[1]);
-        let mut top: Vec<_> = naga_by_message.into_iter().collect();
-        top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        for (m, count) in top.iter().take(25) {
-            println!("{count:5}  {m}");
-        }
+        sweep::print_top(&naga_by_message, 25);
     }
 }
 
 /// The kind of texture a sampler name stands for, for the coverage line.
 fn texture_class(name: &str, ctx: &ValidationContext<'_>) -> &'static str {
-    if ctx.aliases.iter().any(|a| !a.is_empty() && (name == a || *name == format!("{a}Feedback"))) {
+    if ctx.aliases.iter().any(|a| !a.is_empty() && (name == a || semantics::is_alias_feedback(name, a))) {
         return "alias";
     }
     if ctx.luts.iter().any(|l| l == name) {
         return "LUT";
     }
-    for prefix in ["OriginalHistory", "Original", "Source", "PassOutput", "PassFeedback", "User"] {
-        if name.starts_with(prefix) {
-            return prefix;
-        }
-    }
-    "other"
+    semantics::parse_texture(name).map_or("other", |(s, _)| s.name())
 }
 
 /// How long one translation may take before the sweep reports it as a hang.
@@ -171,9 +146,7 @@ struct Job {
 }
 
 fn slang_jobs(dir: &Path) -> Vec<Job> {
-    let mut files = Vec::new();
-    walk(dir, "slang", &mut files);
-    files
+    sweep::files(dir, &["slang"])
         .into_iter()
         .filter_map(|f| {
             let text = std::fs::read_to_string(&f).ok()?;
@@ -184,8 +157,7 @@ fn slang_jobs(dir: &Path) -> Vec<Job> {
 
 /// Every pass of every preset under `dir`, translated in its context.
 fn preset_jobs(dir: &Path) -> Vec<Job> {
-    let mut presets = Vec::new();
-    walk(dir, "cgp", &mut presets);
+    let presets = sweep::files(dir, &["cgp"]);
     let (mut passes, mut translated) = (0usize, 0usize);
     let mut jobs = Vec::new();
     let mut hangs = Vec::new();

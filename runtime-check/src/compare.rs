@@ -383,7 +383,8 @@ pub fn render_new_passes(
 }
 
 /// Renders the Cg original of `preset` on the CPU over the same frames and viewport,
-/// with the hazard maps and every pass's output of the last frame.
+/// with the hazard maps and every pass's output of the last frame; sRGB targets read
+/// back through `decode` (the compared device's, see [`device_decode`]).
 pub fn render_old_detailed(
     sources: &mut SourceMap,
     preset: &Preset,
@@ -391,6 +392,7 @@ pub fn render_old_detailed(
     images: &[InputImage],
     frames: usize,
     viewport: Size,
+    decode: reference::DeviceDecode,
 ) -> Result<reference::PresetOutput, Vec<Diagnostic>> {
     let frames = frames.max(1);
     let mut inputs = Vec::with_capacity(images.len());
@@ -410,6 +412,7 @@ pub fn render_old_detailed(
             frame_count: frames,
             parameters: &[],
             luts: None,
+            decode,
         },
     )
 }
@@ -508,12 +511,15 @@ pub fn compare_cgp(
     let input = images.first().map_or(Size::new(1, 1), |i| i.size);
     check_pixel_budget(&preset, input, viewport).map_err(|d| failed(Step::Budget, vec![d]))?;
     let desc = translate_cgp_edited(sources, &preset, fs, edit).map_err(|d| failed(Step::Translate, d))?;
-    let (new, new_passes) = {
+    let (new, new_passes, decode) = {
         let _serial = gpu.1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        render_new_passes(gpu.0.clone(), desc, images, frames, viewport).map_err(|d| failed(Step::RenderNew, d))?
+        let decode = device_decode(gpu.0).map_err(|d| failed(Step::RenderNew, vec![d]))?;
+        let (new, passes) =
+            render_new_passes(gpu.0.clone(), desc, images, frames, viewport).map_err(|d| failed(Step::RenderNew, d))?;
+        (new, passes, decode)
     };
-    let old =
-        render_old_detailed(sources, &preset, fs, images, frames, viewport).map_err(|d| failed(Step::RenderOld, d))?;
+    let old = render_old_detailed(sources, &preset, fs, images, frames, viewport, decode)
+        .map_err(|d| failed(Step::RenderOld, d))?;
     let size_error = |e: SizeMismatch| {
         failed(Step::RenderNew, vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))])
     };
@@ -607,7 +613,7 @@ fn first_divergence(
     for (index, (o, n)) in old.iter().zip(new).enumerate() {
         // An sRGB target is compared as stored (encoded): one 8-bit step of its storage
         // near white is more than 2/255 of linear value.
-        let (o_img, n_img) = (as_stored(&o.image, o.storage), as_stored(n, o.storage));
+        let (o_img, n_img) = (o.stored(), as_stored(n, o.storage));
         let Ok(well_defined) = metrics_where(&o_img, &n_img, &o.hazard) else { continue };
         if well_defined.passes(t) {
             continue;
@@ -627,18 +633,29 @@ fn first_divergence(
     None
 }
 
-/// A pass output as its target stores it: sRGB targets encoded (colour channels; alpha
-/// as it is), others as they are.
+/// A GPU pass output as its target stores it: sRGB targets encoded (colour channels;
+/// alpha as it is), others as they are. The chain reads sRGB targets back through the
+/// transfer function, so the encode recovers the stored bytes.
 fn as_stored(img: &RgbaF32Image, storage: reference::StorageFormat) -> RgbaF32Image {
     if storage != reference::StorageFormat::Srgb8 {
         return img.clone();
     }
-    let e = reference::image::srgb_encode;
+    let exact = reference::DeviceDecode::exact();
+    let e = |v: f32| exact.srgb_encoded(v);
     RgbaF32Image {
         width: img.width,
         height: img.height,
         pixels: img.pixels.iter().map(|p| [e(p[0]), e(p[1]), e(p[2]), p[3]]).collect(),
     }
+}
+
+/// The 8-bit decodes of the device `gpu` (measured once per device), for the
+/// reference to read its inputs and 8-bit targets back as that device does.
+pub fn device_decode(gpu: &Gpu) -> Result<reference::DeviceDecode, Diagnostic> {
+    let t = gpu.decode()?;
+    reference::DeviceDecode::measured(t.unorm8, t.srgb8).ok_or_else(|| {
+        Diagnostic::error(codes::E_CHAIN_GPU, "the device's 8-bit decode tables are not monotone in [0, 1]")
+    })
 }
 
 /// The cause of a divergent pass: the chain when the naga-dialect route renders the

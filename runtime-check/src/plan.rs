@@ -5,8 +5,9 @@
 //! ([`crate::chain`]) and the CPU reference renderer of the Cg original. It is therefore
 //! independent of the shading language: textures are neutral [`Resource`]s (`Original`,
 //! `History(k)`, `PassOutput(n)`, `Feedback(n)`, `Lut(i)`); the slang names
-//! (`PassOutputN`, aliases, LUT ids) are mapped by [`slang_texture`], the Cg names
-//! (`PASSk`, `PREVk`, `ORIG`) by the translator's `retro` module.
+//! (`PassOutputN`, aliases, LUT ids) are mapped by [`slang_texture`] on the parser of
+//! the translator's `retro::semantics` vocabulary, the Cg names (`PASSk`, `PREVk`,
+//! `ORIG`) by the translator's `retro` module.
 //!
 //! The rules are RetroArch's slang runtime (Vulkan), as the runtime sheet
 //! (shared/reference/retroarch-runtime.md §4-5 and its decisions box) states them:
@@ -37,6 +38,7 @@
 
 use grammar::Diagnostic;
 use translator::preset::{Preset, Scale, ScaleType, WrapMode};
+use translator::retro::semantics::{self, TextureSemantic};
 
 /// Largest framebuffer side RetroArch and librashader allocate.
 pub const MAX_SIZE: u32 = 16384;
@@ -684,81 +686,61 @@ pub fn plan(spec: &ChainSpec, frame: &Frame) -> Result<ChainPlan, Vec<PlanError>
     Ok(ChainPlan { passes, stretch, history_depth, feedback, viewport: frame.viewport })
 }
 
-/// RetroArch's `strtoul` on a semantic's index suffix: leading digits, 0 when none.
-fn index_suffix(s: &str) -> usize {
-    let digits: String = s.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().unwrap_or(0)
+/// The resource texture semantic `semantic` with index `index` stands for in pass `pass`:
+/// `Source` is the previous pass's output (the original in pass 0), `OriginalHistory0`
+/// the original, `User#` LUT #.
+fn resource(semantic: TextureSemantic, index: u32, pass: usize) -> Resource {
+    let k = usize::try_from(index).unwrap_or(usize::MAX);
+    match semantic {
+        TextureSemantic::Source if pass == 0 => Resource::Original,
+        TextureSemantic::Source => Resource::PassOutput(pass - 1),
+        TextureSemantic::Original => Resource::Original,
+        TextureSemantic::OriginalHistory if k == 0 => Resource::Original,
+        TextureSemantic::OriginalHistory => Resource::History(k),
+        TextureSemantic::PassOutput => Resource::PassOutput(k),
+        TextureSemantic::PassFeedback => Resource::Feedback(k),
+        TextureSemantic::User => Resource::Lut(k),
+    }
 }
 
 /// The texture a slang sampler name means in pass `pass`: pass aliases and LUT ids
-/// first (an alias `X` is `PassOutput`, `XFeedback` its feedback), then `Source`,
-/// `Original`, `OriginalHistory#` (0 = `Original`), `PassOutput#`, `PassFeedback#`,
-/// `User#` (LUT #). `None` for any other name.
+/// first (an alias `X` is `PassOutput`, `XFeedback` its feedback), then the semantic
+/// names as RetroArch reads them ([`semantics::parse_texture`]): `Source`, `Original`,
+/// `OriginalHistory#` (0 = `Original`), `PassOutput#`, `PassFeedback#`, `User#` (LUT #).
+/// `None` for any other name.
 pub fn slang_texture(name: &str, pass: usize, aliases: &[Option<String>], luts: &[String]) -> Option<Resource> {
     for (n, alias) in aliases.iter().enumerate() {
         let Some(a) = alias else { continue };
         if name == a {
             return Some(Resource::PassOutput(n));
         }
-        if name.strip_prefix(a.as_str()) == Some("Feedback") {
+        if semantics::is_alias_feedback(name, a) {
             return Some(Resource::Feedback(n));
         }
     }
     if let Some(i) = luts.iter().position(|l| l == name) {
         return Some(Resource::Lut(i));
     }
-    match name {
-        "Source" => return Some(if pass == 0 { Resource::Original } else { Resource::PassOutput(pass - 1) }),
-        "Original" => return Some(Resource::Original),
-        _ => {}
-    }
-    if let Some(rest) = name.strip_prefix("OriginalHistory") {
-        return Some(match index_suffix(rest) {
-            0 => Resource::Original,
-            k => Resource::History(k),
-        });
-    }
-    if let Some(rest) = name.strip_prefix("PassOutput") {
-        return Some(Resource::PassOutput(index_suffix(rest)));
-    }
-    if let Some(rest) = name.strip_prefix("PassFeedback") {
-        return Some(Resource::Feedback(index_suffix(rest)));
-    }
-    if let Some(rest) = name.strip_prefix("User") {
-        return Some(Resource::Lut(index_suffix(rest)));
-    }
-    None
+    let (semantic, index) = semantics::parse_texture(name)?;
+    Some(resource(semantic, index, pass))
 }
 
 /// The texture whose size a slang `...Size` uniform name means (`SourceSize`,
 /// `OriginalHistorySize#`, `<alias>Size`, `<alias>FeedbackSize`, `<lut>Size`, ...).
 pub fn slang_size(name: &str, pass: usize, aliases: &[Option<String>], luts: &[String]) -> Option<Resource> {
-    // Indexed forms put the index after "Size".
-    for (prefix, f) in [
-        (
-            "OriginalHistorySize",
-            (|k| if k == 0 { Resource::Original } else { Resource::History(k) }) as fn(usize) -> Resource,
-        ),
-        ("PassOutputSize", Resource::PassOutput),
-        ("PassFeedbackSize", Resource::Feedback),
-        ("UserSize", Resource::Lut),
-    ] {
-        if let Some(rest) = name.strip_prefix(prefix) {
-            return Some(f(index_suffix(rest)));
-        }
+    match semantics::parse_texture_size(name) {
+        // Indexed forms put the index after "Size".
+        Some((semantic, index)) if semantic.is_arrayed() => return Some(resource(semantic, index, pass)),
+        // `SourceSize`, `OriginalSize`: the size of what the sampler name means.
+        Some((semantic, _)) => return slang_texture(semantic.name(), pass, aliases, luts),
+        None => {}
     }
-    let base = name.strip_suffix("Size")?;
-    match base {
-        "Source" | "Original" => slang_texture(base, pass, aliases, luts),
-        _ => {
-            // Only names of aliases and LUTs, never the indexed texture prefixes.
-            let r = slang_texture(base, pass, aliases, luts)?;
-            let named =
-                aliases.iter().flatten().any(|a| base == a || base.strip_prefix(a.as_str()) == Some("Feedback"))
-                    || luts.iter().any(|l| l == base);
-            named.then_some(r)
-        }
-    }
+    let base = semantics::size_base(name)?;
+    // Only names of aliases and LUTs, never the indexed texture prefixes.
+    let r = slang_texture(base, pass, aliases, luts)?;
+    let named = aliases.iter().flatten().any(|a| base == a || semantics::is_alias_feedback(base, a))
+        || luts.iter().any(|l| l == base);
+    named.then_some(r)
 }
 
 #[cfg(test)]

@@ -5,37 +5,25 @@
 //! naga's GLSL front end; the last tests compile canonical `.slang` files from disk.
 //! Every test needs a Vulkan adapter (CI installs lavapipe) and fails without one.
 
-use runtime_check::chain::{ChainDesc, ChainPass, FilterChain, Gpu, InputImage, LutImage, Pixels};
+mod support;
+
+use runtime_check::chain::{AdapterChoice, ChainDesc, ChainPass, FilterChain, Gpu, InputImage, LutImage, Pixels};
 use runtime_check::plan::{Filter, PassSpec, Sampling, Size};
-use runtime_check::validate::{validate_naga, Stage};
+use runtime_check::validate::Stage;
 use std::sync::Arc;
+use support::{naga_module as module, temp_dir};
 use translator::preset::{Scale, ScaleType, WrapMode};
 
 fn gpu() -> Arc<Gpu> {
-    match Gpu::new() {
-        Ok(g) => Arc::new(g),
-        Err(d) => panic!("no GPU adapter ({}): install mesa-vulkan-drivers (lavapipe); CI does", d.message),
-    }
+    support::gpu(AdapterChoice::PreferHardware)
 }
 
-fn module(text: &str, stage: Stage) -> naga::Module {
-    match validate_naga(text, stage) {
-        Ok(m) => m,
-        Err(d) => panic!("{stage} stage does not parse: {d:#?}\n{text}"),
-    }
-}
-
-const VERTEX: &str = "#version 450
+const VERTEX: &str = concat!(
+    "#version 450
 layout(std140, set = 0, binding = 0) uniform UBO { mat4 MVP; } global;
-layout(location = 0) in vec4 Position;
-layout(location = 1) in vec2 TexCoord;
-layout(location = 0) out vec2 vTexCoord;
-void main()
-{
-    gl_Position = global.MVP * Position;
-    vTexCoord = TexCoord;
-}
-";
+",
+    support::vertex_interface_and_main!()
+);
 
 /// A fragment stage: `decls` after the standard input/output, `body` inside main.
 fn fragment(decls: &str, body: &str) -> String {
@@ -396,14 +384,8 @@ layout(set = 0, binding = 18) uniform sampler PassOutput0_sampler;",
 
 // ---- path (b): canonical slang files on disk ----
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("cg2slang-chain-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
-    dir
-}
-
-const SLANG_PASS: &str = r#"#version 450
+const SLANG_PASS: &str = concat!(
+    r#"#version 450
 #pragma parameter Gain "Gain" 1.0 0.0 4.0 0.1
 
 layout(push_constant) uniform Push
@@ -417,21 +399,9 @@ layout(std140, set = 0, binding = 0) uniform UBO
     mat4 MVP;
 } global;
 
-#pragma stage vertex
-layout(location = 0) in vec4 Position;
-layout(location = 1) in vec2 TexCoord;
-layout(location = 0) out vec2 vTexCoord;
-
-void main()
-{
-    gl_Position = global.MVP * Position;
-    vTexCoord = TexCoord;
-}
-
-#pragma stage fragment
-layout(location = 0) in vec2 vTexCoord;
-layout(location = 0) out vec4 FragColor;
-layout(set = 0, binding = 2) uniform sampler2D Source;
+"#,
+    support::slang_vertex_stage!(),
+    r#"layout(set = 0, binding = 2) uniform sampler2D Source;
 
 vec4 fetch(sampler2D s, vec2 uv)
 {
@@ -442,7 +412,8 @@ void main()
 {
     FragColor = vec4(fetch(Source, vTexCoord).rgb * params.Gain, 1.0);
 }
-"#;
+"#
+);
 
 fn load(dir: &std::path::Path, preset: &str) -> ChainDesc {
     let path = dir.join("p.slangp");
@@ -505,4 +476,27 @@ fn a_slang_preset_with_errors_is_diagnosed() {
         "{diags:#?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_devices_8_bit_decodes_are_probed_once_and_near_exact() {
+    let g = gpu();
+    let t = g.decode().unwrap_or_else(|d| panic!("probe: {}", d.message));
+    let srgb = |k: usize| {
+        let v = k as f64 / 255.0;
+        if v <= 0.040_45 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    assert_eq!((t.unorm8[0], t.srgb8[0]), (0.0, 0.0), "black decodes to 0");
+    // Vulkan leaves the precision to the device; lavapipe and an H100 stay within 4e-3.
+    for k in 0..256 {
+        let (u, s) = (f64::from(t.unorm8[k]), f64::from(t.srgb8[k]));
+        assert!((u - k as f64 / 255.0).abs() < 1e-3, "UNORM byte {k}: {u}");
+        assert!((s - srgb(k)).abs() < 5e-3, "sRGB byte {k}: {s} against {}", srgb(k));
+    }
+    assert!(t.srgb8.windows(2).all(|w| w[0] <= w[1]), "a decode table rises with the byte");
+    assert_eq!(g.decode().ok(), Some(t), "measured once, the same afterwards");
 }

@@ -3,13 +3,14 @@
 //! under the default thresholds. The end-to-end tests need a Vulkan adapter (CI
 //! installs lavapipe) and fail without one.
 
+mod support;
+
 use grammar::{RealFs, SourceMap};
-use runtime_check::chain::{image_io, Gpu, InputImage};
+use runtime_check::chain::{image_io, AdapterChoice, InputImage};
 use runtime_check::compare::{self, heatmap, metrics, Metrics, Thresholds};
 use runtime_check::plan::Size;
 use runtime_check::reference::RgbaF32Image;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 fn gradient(w: u32, h: u32) -> RgbaF32Image {
     RgbaF32Image::from_fn(w, h, |x, y| [x as f32 / w as f32, y as f32 / h as f32, 0.5, 1.0])
@@ -77,21 +78,14 @@ fn different_sizes_are_refused() {
     assert!(heatmap(&gradient(4, 4), &gradient(5, 4)).is_err());
 }
 
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/retroarch")
-}
-
 fn compare_preset(name: &str, images: &[&str], frames: usize, viewport: Size) -> Metrics {
     static LOCK: Mutex<()> = Mutex::new(());
-    let dir = corpus();
+    let dir = support::corpus();
     let inputs: Vec<InputImage> = images
         .iter()
         .map(|i| image_io::load_image(&dir.join("images").join(i)).unwrap_or_else(|d| panic!("{i}: {d:?}")))
         .collect();
-    let gpu = match Gpu::new() {
-        Ok(g) => Arc::new(g),
-        Err(d) => panic!("no GPU adapter ({}): install mesa-vulkan-drivers (lavapipe); CI does", d.message),
-    };
+    let gpu = support::gpu(AdapterChoice::PreferHardware);
     let mut sources = SourceMap::new();
     let c = compare::compare_cgp(
         &mut sources,

@@ -18,34 +18,30 @@
 //! choice between coarse and fine derivatives decide some pixels either way, which is
 //! implementation latitude, not a translation fault.
 
+mod support;
+
 use grammar::{RealFs, SourceMap};
 use runtime_check::chain::{image_io, AdapterChoice, Gpu, InputImage};
 use runtime_check::compare::{self, Cause, Comparison, Metrics, Status, Thresholds};
 use runtime_check::plan::Size;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
 const VIEWPORT: Size = Size::new(128, 96);
 const FRAMES: usize = 3;
 
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/retroarch")
-}
-
 fn gpu() -> Arc<Gpu> {
     static GPU: OnceLock<Arc<Gpu>> = OnceLock::new();
-    GPU.get_or_init(|| match Gpu::open(AdapterChoice::Software) {
-        Ok(g) => Arc::new(g),
-        Err(d) => panic!("no software Vulkan adapter ({}): install mesa-vulkan-drivers (lavapipe); CI does", d.message),
-    })
-    .clone()
+    GPU.get_or_init(|| support::gpu(AdapterChoice::Software)).clone()
 }
 
 fn inputs() -> Vec<InputImage> {
     ["testcard_64x48.png", "testcard_moved_64x48.png"]
         .iter()
-        .map(|i| image_io::load_image(&corpus().join("images").join(i)).unwrap_or_else(|d| panic!("{i}: {d:?}")))
+        .map(|i| {
+            image_io::load_image(&support::corpus().join("images").join(i)).unwrap_or_else(|d| panic!("{i}: {d:?}"))
+        })
         .collect()
 }
 
@@ -56,16 +52,6 @@ fn compare_edited(path: &Path, edit: &dyn Fn(&Path, String) -> String) -> Result
     let t = Thresholds::default();
     compare::compare_cgp(&mut sources, path, &RealFs, (&gpu(), &LOCK), &inputs(), FRAMES, VIEWPORT, &t, edit)
         .map_err(|e| format!("{} {:?}", e.cause.as_str(), e.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()))
-}
-
-fn presets() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(corpus())
-        .expect("corpus/retroarch")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "cgp"))
-        .collect();
-    out.sort();
-    out
 }
 
 /// A snapshot line: numbers rounded so that only a real change moves them.
@@ -89,7 +75,7 @@ fn every_corpus_preset_matches_its_original() {
     let t = Thresholds::default();
     let mut table = String::new();
     let mut failures = Vec::new();
-    for path in presets() {
+    for path in support::corpus_presets() {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         match compare_edited(&path, &|_, text| text) {
             Ok(c) => {
@@ -104,7 +90,7 @@ fn every_corpus_preset_matches_its_original() {
             }
         }
     }
-    assert!(presets().len() >= 15, "the corpus has at least 15 presets");
+    assert!(support::corpus_presets().len() >= 15, "the corpus has at least 15 presets");
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/compare"));
     settings.set_prepend_module_to_snapshot(false);
@@ -127,7 +113,7 @@ fn mutate(preset: &str, shader: &str, rewrite: &dyn Fn(&str) -> String) -> Compa
             text
         }
     };
-    let m = compare_edited(&corpus().join(preset), &edit).unwrap_or_else(|e| panic!("{preset}: {e}"));
+    let m = compare_edited(&support::corpus().join(preset), &edit).unwrap_or_else(|e| panic!("{preset}: {e}"));
     assert!(applied.into_inner(), "the mutation did not apply to {shader}");
     m
 }

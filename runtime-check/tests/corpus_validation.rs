@@ -5,36 +5,21 @@
 //! Every emitted text is also an insta snapshot under `snapshots/slang/` (one per output
 //! file, `.slang` and `.slangp`), so that any change in a translation is a reviewable diff.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::sync::OnceLock;
-use translator::migrate::{plan, Check, Plan, Root};
+use translator::migrate::{plan, Check, Plan};
 
 /// Shaders of corpus/retroarch that must NOT translate, each with the reason (none:
 /// inputs that must fail live in corpus/bad and are tested by `tests/corpus_bad.rs`).
 const EXPECTED_FAILURES: &[(&str, &str)] = &[];
 
-fn walk(dir: &Path, root: &mut Root) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            walk(&p, root);
-        } else if p.extension().is_some_and(|e| e == "cgp") {
-            root.cgp.push(p);
-        } else if p.extension().is_some_and(|e| e == "cg") {
-            root.cg.push(p);
-        }
-    }
-}
-
 /// The corpus migrated once, with validation, shared by the tests of this file.
 fn corpus_plan() -> &'static Plan {
     static PLAN: OnceLock<Plan> = OnceLock::new();
     PLAN.get_or_init(|| {
-        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/retroarch");
-        let mut root = Root { base: base.clone(), cgp: Vec::new(), cg: Vec::new() };
-        walk(&base, &mut root);
+        let root = support::corpus_root();
         assert!(root.cg.len() >= 40 && root.cgp.len() >= 15, "the corpus is missing");
         let validator: &translator::migrate::Validator = &runtime_check::validate::for_migration;
         plan(&[root], &grammar::RealFs, Some(validator), &|_, _| {})

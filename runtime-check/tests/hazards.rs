@@ -7,24 +7,21 @@
 //! value use 12 pixels across, where `pix.x` is `x + 0.5` but interpolated with
 //! non-dyadic weights.
 
-use runtime_check::reference::source::cg;
+mod support;
+
 use runtime_check::reference::{render_pass, BoundTexture, MipChain, PassInputs, RgbaF32Image, SamplerState, WrapMode};
 use std::sync::Arc;
+use support::{cg_program, source4};
 
 const HEADER: &str = "struct input { float2 video_size; float2 texture_size; float2 output_size; float frame_count; float frame_direction; };\n\
 void main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, uniform float4x4 modelViewProj, uniform input IN, out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0, out float2 oPix : TEXCOORD1)\n\
 { oPosition = mul(modelViewProj, position); oTex = tex; oPix = tex * IN.output_size; }\n";
 
-/// A 4x4 source with distinct texels.
-fn source4() -> RgbaF32Image {
-    RgbaF32Image::from_fn(4, 4, |x, y| [x as f32 / 4.0, y as f32 / 4.0, 0.5, 1.0])
-}
-
 fn render(prelude: &str, body: &str, inputs: PassInputs) -> (RgbaF32Image, Vec<bool>) {
     let src = format!(
         "{HEADER}{prelude}\nfloat4 main_fragment(float2 tex : TEXCOORD0, float2 pix : TEXCOORD1, uniform sampler2D s : TEXUNIT0, uniform input IN) : COLOR\n{{\n{body}\n}}\n"
     );
-    let prog = cg(&src).unwrap_or_else(|d| panic!("compile failed: {d:#?}"));
+    let prog = cg_program(&src);
     let r = render_pass(&prog, &inputs).unwrap_or_else(|d| panic!("render failed: {d:#?}"));
     (r.image, r.hazard)
 }
@@ -231,7 +228,8 @@ fn a_sample_inherits_the_hazard_of_every_texel_it_reads() {
 fn mip_levels_inherit_the_hazard_of_the_texels_they_average() {
     let mut map = vec![false; 16];
     map[5] = true; // texel (1, 1)
-    let chain = MipChain::generate(source4(), runtime_check::reference::StorageFormat::Float32).with_hazard(map);
+    let chain = MipChain::generate(source4(), runtime_check::reference::StorageFormat::Float32, &Default::default())
+        .with_hazard(map);
     assert!(chain.texel_hazard(1, 0, 0) && !chain.texel_hazard(1, 1, 0) && chain.texel_hazard(2, 0, 0));
     assert!(chain.texel_hazard(0, 1, 1) && !chain.texel_hazard(0, 2, 1));
 }
@@ -266,13 +264,13 @@ fn a_varying_equal_at_every_vertex_is_exact() {
          float4 main_fragment(float2 tex : TEXCOORD0, float frame : TEXCOORD1) : COLOR\n\
          { return float4(fmod(frame + 2.0, 2.0), floor(tex.x * 12.0 + 0.5) / 16.0, 0, 1); }\n"
     );
-    let prog = cg(&src).unwrap_or_else(|d| panic!("compile failed: {d:#?}"));
+    let prog = cg_program(&src);
     let inputs = PassInputs::single(source4(), SamplerState::default(), (12, 1));
     let r = render_pass(&prog, &inputs).unwrap_or_else(|d| panic!("render failed: {d:#?}"));
     // The constant varying's step (fmod(2, 2)) is exact; the interpolated one's is not.
     assert_eq!(flagged(&r.hazard, 12), approx12());
     let src = src.replace("floor(tex.x * 12.0 + 0.5) / 16.0", "0.0");
-    let prog = cg(&src).unwrap_or_else(|d| panic!("compile failed: {d:#?}"));
+    let prog = cg_program(&src);
     let r = render_pass(&prog, &inputs).unwrap_or_else(|d| panic!("render failed: {d:#?}"));
     assert_eq!(flagged(&r.hazard, 12), vec![]);
 }

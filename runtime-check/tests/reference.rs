@@ -3,23 +3,17 @@
 //! operators, control flow, derivatives, sampling and wrap modes, the Cg runtime's
 //! names), plus corpus shaders that must render without a diagnostic.
 
-use runtime_check::reference::source::cg;
+mod support;
+
 use runtime_check::reference::{bound, render_pass, PassInputs, RgbaF32Image, SamplerState, WrapMode};
+use support::{cg_program, source4};
 
 const HEADER: &str = "struct input { float2 video_size; float2 texture_size; float2 output_size; float frame_count; float frame_direction; };\n\
 void main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, uniform float4x4 modelViewProj, out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0)\n\
 { oPosition = mul(modelViewProj, position); oTex = tex; }\n";
 
-/// A 4x4 source with distinct texels: r = x / 4, g = y / 4.
-fn source4() -> RgbaF32Image {
-    RgbaF32Image::from_fn(4, 4, |x, y| [x as f32 / 4.0, y as f32 / 4.0, 0.5, 1.0])
-}
-
 fn render_with(src: &str, inputs: PassInputs) -> RgbaF32Image {
-    let prog = match cg(src) {
-        Ok(p) => p,
-        Err(d) => panic!("compile failed: {d:#?}"),
-    };
+    let prog = cg_program(src);
     match render_pass(&prog, &inputs) {
         Ok(r) => r.image,
         Err(d) => panic!("render failed: {d:#?}"),
@@ -488,7 +482,7 @@ fn mipmapped_lookup_uses_the_derivatives() {
 #[test]
 fn loop_cap_is_a_diagnostic() {
     let src = format!("{HEADER}float4 main_fragment(float2 tex : TEXCOORD0) : COLOR {{ float s = 0; while (tex.x < 2.0) s += 1; return float4(s, 0, 0, 1); }}\n");
-    let prog = cg(&src).expect("compiles");
+    let prog = cg_program(&src);
     let err =
         render_pass(&prog, &PassInputs::single(source4(), SamplerState::default(), (2, 2))).err().expect("capped");
     assert_eq!(err[0].code, "E0804");
@@ -617,6 +611,7 @@ mod corpus {
             frame_count: frames,
             parameters: &[],
             luts: None,
+            decode: Default::default(),
         };
         render_preset(&job).unwrap_or_else(|d| panic!("{name}: {d:#?}"))
     }

@@ -6,13 +6,16 @@
 //! fake Cg file (whose text is the slang text itself), so "Cg line N" below is slang
 //! line N; lines before it have no Cg origin, as in the translator.
 
+mod support;
+
 use grammar::{Diagnostic, SourceMap, Span};
 use runtime_check::codes;
 use runtime_check::validate::{
     validate, validate_naga, NagaStage, Place, Stage, Status, ValidationContext, ValidationResult,
 };
 
-const VALID: &str = r#"#version 450
+const VALID: &str = concat!(
+    r#"#version 450
 
 // A header comment, as the translator keeps it.
 
@@ -31,21 +34,9 @@ layout(std140, set = 0, binding = 0) uniform UBO
     uint FrameCount;
 } global;
 
-#pragma stage vertex
-layout(location = 0) in vec4 Position;
-layout(location = 1) in vec2 TexCoord;
-layout(location = 0) out vec2 vTexCoord;
-
-void main()
-{
-    gl_Position = global.MVP * Position;
-    vTexCoord = TexCoord;
-}
-
-#pragma stage fragment
-layout(location = 0) in vec2 vTexCoord;
-layout(location = 0) out vec4 FragColor;
-layout(set = 0, binding = 1) uniform sampler2D Source;
+"#,
+    support::slang_vertex_stage!(),
+    r#"layout(set = 0, binding = 1) uniform sampler2D Source;
 
 void main()
 {
@@ -53,7 +44,8 @@ void main()
     float t = float(global.FrameCount) * params.OutputSize.x / params.SourceSize.x;
     FragColor = vec4(pow(c.rgb, vec3(params.GAMMA)), t);
 }
-"#;
+"#
+);
 
 /// A Cg file whose lines are the slang lines, and a line map like the translator's.
 fn fake_map(text: &str) -> (SourceMap, Vec<Option<Span>>) {
@@ -391,18 +383,13 @@ fn file_format_errors_are_reported_and_located() {
 
 // ---- naga ----
 
-const NAGA_VS: &str = r"#version 450
+const NAGA_VS: &str = concat!(
+    r"#version 450
 layout(push_constant) uniform Push { vec4 SourceSize; vec4 OutputSize; float GAMMA; } params;
 layout(set = 0, binding = 0, std140) uniform UBO { mat4 MVP; uint FrameCount; } global;
-layout(location = 0) in vec4 Position;
-layout(location = 1) in vec2 TexCoord;
-layout(location = 0) out vec2 vTexCoord;
-void main()
-{
-    gl_Position = global.MVP * Position;
-    vTexCoord = TexCoord;
-}
-";
+",
+    support::vertex_interface_and_main!()
+);
 
 const NAGA_FS: &str = r"#version 450
 layout(push_constant) uniform Push { vec4 SourceSize; vec4 OutputSize; float GAMMA; } params;
@@ -421,9 +408,9 @@ void main()
 
 #[test]
 fn naga_accepts_the_naga_dialect() {
-    let vs = validate_naga(NAGA_VS, Stage::Vertex).unwrap_or_else(|d| panic!("{d:#?}"));
+    let vs = support::naga_module(NAGA_VS, Stage::Vertex);
     assert_eq!(vs.entry_points.len(), 1);
-    validate_naga(NAGA_FS, Stage::Fragment).unwrap_or_else(|d| panic!("{d:#?}"));
+    support::naga_module(NAGA_FS, Stage::Fragment);
     let ctx = ValidationContext {
         naga_vertex: Some(NagaStage { text: NAGA_VS.into(), line_map: Vec::new() }),
         naga_fragment: Some(NagaStage { text: NAGA_FS.into(), line_map: Vec::new() }),

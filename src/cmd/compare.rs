@@ -120,6 +120,24 @@ struct JsonMetrics<'a> {
     frames: u64,
     viewport: [u32; 2],
     adapter: &'a str,
+    /// How far the adapter's 8-bit decodes lie from exact (the reference reads 8-bit
+    /// textures through them).
+    device_decode: JsonDeviceDecode,
+}
+
+/// The largest difference, over the 256 byte values, between what the adapter samples
+/// from an 8-bit texel and the exact decode (`k / 255`, the sRGB transfer function).
+#[derive(Serialize)]
+pub(crate) struct JsonDeviceDecode {
+    pub unorm8_max_deviation: f32,
+    pub srgb8_max_deviation: f32,
+}
+
+impl JsonDeviceDecode {
+    pub fn of(d: &runtime_check::reference::DeviceDecode) -> JsonDeviceDecode {
+        let (unorm8_max_deviation, srgb8_max_deviation) = d.max_deviation();
+        JsonDeviceDecode { unorm8_max_deviation, srgb8_max_deviation }
+    }
 }
 
 #[derive(Serialize)]
@@ -207,14 +225,29 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
             return code;
         }
     };
-    let old_render =
-        match compare::render_old_detailed(&mut sources, &preset, &RealFs, &images, frames as usize, viewport) {
-            Ok(i) => i,
-            Err(d) => {
-                reporter.diagnostics(&sources, &d);
-                return Exit::Errors;
-            }
-        };
+    let decode = match compare::device_decode(&gpu) {
+        Ok(t) => t,
+        Err(d) => {
+            reporter.diagnostics(&sources, &[d]);
+            return Exit::Failure;
+        }
+    };
+    let device_decode = JsonDeviceDecode::of(&decode);
+    let old_render = match compare::render_old_detailed(
+        &mut sources,
+        &preset,
+        &RealFs,
+        &images,
+        frames as usize,
+        viewport,
+        decode,
+    ) {
+        Ok(i) => i,
+        Err(d) => {
+            reporter.diagnostics(&sources, &d);
+            return Exit::Errors;
+        }
+    };
     let old = &old_render.image;
     let measured = (
         compare::metrics(old, &new),
@@ -274,6 +307,7 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
         frames,
         viewport: [viewport.width, viewport.height],
         adapter: &adapter,
+        device_decode,
     };
     let json = match serde_json::to_string_pretty(&json) {
         Ok(s) => s + "\n",

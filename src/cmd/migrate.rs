@@ -121,6 +121,8 @@ struct JsonCompareSummary {
     psnr_threshold: f64,
     within_2_255_threshold: f64,
     adapter: String,
+    /// The adapter's 8-bit decodes against exact (`null` when they could not be probed).
+    device_decode: Option<super::compare::JsonDeviceDecode>,
     seconds: f64,
 }
 
@@ -328,6 +330,9 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
             psnr_threshold: setup.thresholds.psnr_db,
             within_2_255_threshold: setup.thresholds.within_pct,
             adapter: setup.gpu.describe(),
+            device_decode: runtime_check::compare::device_decode(&setup.gpu)
+                .ok()
+                .map(|d| super::compare::JsonDeviceDecode::of(&d)),
             seconds: compare_start.elapsed().as_secs_f64(),
         }
     });

@@ -9,44 +9,18 @@
 //! `--list` prints every failing preset with its errors; `--warnings` every warning;
 //! `--slangp` sweeps `.slangp` files with the slang reader instead (no round trip).
 
+#[path = "../../grammar/examples/support/sweep.rs"]
+mod sweep;
+
 use grammar::diagnostic::render_short;
 use grammar::{RealFs, Severity, SourceMap};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use translator::preset::{load_cgp, load_slangp, parse_slangp_str, write_slangp_with_notes, WriteNote};
 
-fn walk(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, ext, out);
-        } else if p.extension().is_some_and(|e| e == ext) {
-            out.push(p);
-        }
-    }
-}
-
-/// A message with quoted names and numbers blanked, so similar messages group.
-fn shape(message: &str) -> String {
-    let mut out = String::new();
-    let mut in_tick = false;
-    for c in message.chars() {
-        if c == '`' {
-            in_tick = !in_tick;
-            if in_tick {
-                out.push_str("`_");
-            } else {
-                out.push('`');
-            }
-        } else if !in_tick {
-            out.push(if c.is_ascii_digit() { '#' } else { c });
-        }
-    }
-    out
+/// Numbers blanked too (`#`), so that messages differing only in counts group.
+fn blank_digits(message: &str) -> String {
+    message.chars().map(|c| if c.is_ascii_digit() { '#' } else { c }).collect()
 }
 
 fn main() {
@@ -58,8 +32,7 @@ fn main() {
     let list = args.iter().any(|a| a == "--list");
     let show_warnings = args.iter().any(|a| a == "--warnings");
     let slangp = args.iter().any(|a| a == "--slangp");
-    let mut files = Vec::new();
-    walk(Path::new(dir), if slangp { "slangp" } else { "cgp" }, &mut files);
+    let files = sweep::files(Path::new(dir), &[if slangp { "slangp" } else { "cgp" }]);
     let mut notes: BTreeMap<&'static str, usize> = BTreeMap::new();
     let (mut clean, mut warned, mut failed) = (0usize, 0usize, 0usize);
     let mut errors: BTreeMap<String, usize> = BTreeMap::new();
@@ -74,7 +47,7 @@ fn main() {
             if slangp { load_slangp(&mut sources, f, &RealFs) } else { load_cgp(&mut sources, f, &RealFs) };
         let mut codes_here = std::collections::BTreeSet::new();
         for d in &diags {
-            let key = format!("{} {}", d.code, shape(&d.message));
+            let key = format!("{} {}", d.code, blank_digits(&sweep::shape(&d.message)));
             match d.severity {
                 Severity::Error => *errors.entry(key).or_default() += 1,
                 _ => {

@@ -26,6 +26,8 @@
 
 #[path = "../../grammar/tests/support/invariants.rs"]
 mod invariants;
+#[path = "../../grammar/examples/support/sweep.rs"]
+mod sweep;
 #[path = "../../grammar/tests/support/words.rs"]
 mod words;
 
@@ -94,25 +96,7 @@ impl Rng {
 
 /// The corpus: every `*.cg` and `*.inc` file under `corpus/`, keyed by absolute path.
 fn load_corpus(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "cg" || e == "inc") {
-                if let Ok(bytes) = std::fs::read(&path) {
-                    out.push((path, bytes));
-                }
-            }
-        }
-    }
-    out.sort();
-    out
+    sweep::files(root, &["cg", "inc"]).into_iter().filter_map(|p| std::fs::read(&p).ok().map(|b| (p, b))).collect()
 }
 
 const INTERESTING: &[u8] = b"\0\xff\n\r\\#\"'/*(){}[];,.:?<>=!&|^~+-%0123456789_\t eExXhHfF";

@@ -6,43 +6,17 @@
 //!
 //! Usage: cargo run --release -p translator --example migrate_sweep -- DIR [OUT] [--list]
 
+#[path = "../../grammar/examples/support/sweep.rs"]
+mod sweep;
+
 use grammar::{RealFs, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use translator::migrate::{plan, ReportDiagnostic, Root, Status};
 
-fn walk(dir: &Path, root: &mut Root) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            if !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')) {
-                walk(&p, root);
-            }
-        } else {
-            match p.extension().and_then(|e| e.to_str()) {
-                Some("cgp") => root.cgp.push(p),
-                Some("cg") => root.cg.push(p),
-                _ => {}
-            }
-        }
-    }
-}
-
-/// A message with backquoted names blanked, so similar messages group.
+/// The code and the message's shape, so similar messages group.
 fn shape(d: &ReportDiagnostic) -> String {
-    let mut out = format!("{} ", d.code);
-    let mut in_tick = false;
-    for c in d.message.chars() {
-        if c == '`' {
-            in_tick = !in_tick;
-            out.push_str(if in_tick { "`_" } else { "`" });
-        } else if !in_tick {
-            out.push(c);
-        }
-    }
-    out.chars().take(120).collect()
+    format!("{} {}", d.code, sweep::shape(&d.message)).chars().take(120).collect()
 }
 
 fn main() {
@@ -55,7 +29,13 @@ fn main() {
     };
     let out = positional.get(1);
     let mut root = Root { base: PathBuf::from(dir), cgp: Vec::new(), cg: Vec::new() };
-    walk(Path::new(dir), &mut root);
+    for f in sweep::files(Path::new(dir), &["cg", "cgp"]) {
+        if f.extension().is_some_and(|e| e == "cgp") {
+            root.cgp.push(f);
+        } else {
+            root.cg.push(f);
+        }
+    }
     let (cg_seen, cgp_seen) = (root.cg.len(), root.cgp.len());
     let start = std::time::Instant::now();
     let p = plan(&[root], &RealFs, None, &|_, _| {});
@@ -121,10 +101,6 @@ fn main() {
             }
         }
     }
-    let mut top: Vec<_> = preset_reasons.into_iter().collect();
-    top.sort_by_key(|(k, n)| (std::cmp::Reverse(*n), k.clone()));
     println!("\npreset failures by first error:");
-    for (k, n) in top {
-        println!("{n:5}  {k}");
-    }
+    sweep::print_top(&preset_reasons, usize::MAX);
 }

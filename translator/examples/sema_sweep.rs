@@ -8,24 +8,14 @@
 //! With `--known-failures`, every file listed there must fail with the listed code and
 //! every other file must check clean; any difference is printed and the exit code is 1.
 
+#[path = "../../grammar/examples/support/sweep.rs"]
+mod sweep;
+
 use grammar::{ast, PpOptions, RealFs, SourceMap};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use translator::ir::Stage;
 use translator::sema::{analyze, SemaOptions};
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, out);
-        } else if p.extension().is_some_and(|e| e == "cg") {
-            out.push(p);
-        }
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -42,8 +32,7 @@ fn main() {
             .collect()
     });
     let mut first_error: BTreeMap<String, String> = BTreeMap::new();
-    let mut files = Vec::new();
-    walk(Path::new(dir), &mut files);
+    let files = sweep::files(Path::new(dir), &["cg"]);
     let options = PpOptions { defines: vec![("PARAMETER_UNIFORM".into(), None)], ..PpOptions::default() };
     let (mut clean, mut no_entry, mut parse_fail) = (0, 0, 0);
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
@@ -119,11 +108,7 @@ fn main() {
         parse_time.as_secs_f64(),
         analyze_time.as_secs_f64()
     );
-    let mut top: Vec<_> = reasons.into_iter().collect();
-    top.sort_by_key(|t| std::cmp::Reverse(t.1));
-    for (r, n) in top.iter().take(40) {
-        println!("{n:5}  {r}");
-    }
+    sweep::print_top(&reasons, 40);
     if let Some(known) = known {
         let code = |s: &str| s.split(']').next().unwrap_or("").to_owned();
         let mut mismatches = 0;

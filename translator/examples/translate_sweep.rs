@@ -3,23 +3,13 @@
 //!
 //! Usage: cargo run --release -p translator --example translate_sweep -- DIR OUT
 
+#[path = "../../grammar/examples/support/sweep.rs"]
+mod sweep;
+
 use grammar::{PpOptions, RealFs, SourceMap};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use translator::translate::{translate, TranslateOptions};
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            walk(&p, out);
-        } else if p.extension().is_some_and(|e| e == "cg") {
-            out.push(p);
-        }
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -27,8 +17,7 @@ fn main() {
         eprintln!("usage: translate_sweep DIR OUT");
         std::process::exit(2);
     };
-    let mut files = Vec::new();
-    walk(Path::new(dir), &mut files);
+    let files = sweep::files(Path::new(dir), &["cg"]);
     let options = PpOptions { defines: vec![("PARAMETER_UNIFORM".into(), None)], ..PpOptions::default() };
     let mut ok = 0;
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
@@ -66,9 +55,5 @@ fn main() {
         files.len() - ok,
         start.elapsed().as_secs_f64()
     );
-    let mut top: Vec<_> = reasons.into_iter().collect();
-    top.sort_by_key(|t| std::cmp::Reverse(t.1));
-    for (r, n) in top.iter().take(30) {
-        println!("{n:5}  {r}");
-    }
+    sweep::print_top(&reasons, 30);
 }

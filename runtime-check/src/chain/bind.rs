@@ -6,7 +6,9 @@
 //! `PassOutputSize#`, `PassFeedbackSize#`, `UserSize#`, `<alias>Size`,
 //! `<alias>FeedbackSize`, `<lut>Size`) as (w, h, 1/w, 1/h), parameters by id; the
 //! remaining RetroArch semantics get fixed neutral values (60 fps, no rotation, one
-//! sub-frame, no HDR, no sensors). A value is converted to the member's declared scalar
+//! sub-frame, no HDR, no sensors). Names are read with the translator's
+//! `retro::semantics` vocabulary, whose every built-in uniform gets a value here (the
+//! match is exhaustive). A value is converted to the member's declared scalar
 //! type, as a shader declaring `uint FrameDirection` would see it.
 //!
 //! **Invariant:** never panics: members that do not fit the block are skipped.
@@ -15,6 +17,7 @@ use super::reflect::{Member, MemberType};
 use crate::plan::{self, PassPlan, Resource};
 use naga::ScalarKind;
 use std::collections::BTreeMap;
+use translator::retro::semantics::BuiltinUniform;
 
 /// A uniform value before conversion to the member's type.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,32 +39,45 @@ impl Semantics<'_> {
     /// The value of the uniform `name`, or `None` when it is no semantic or parameter.
     pub fn value(&self, name: &str) -> Option<Value> {
         let p = self.pass;
-        let size = |r: Resource| p.read(r).map(|t| t.size.vec4().to_vec());
-        Some(match name {
-            "MVP" => Value::Floats(p.mvp.to_vec()),
-            "OutputSize" => Value::Floats(p.output_size.vec4().to_vec()),
-            "FinalViewportSize" => Value::Floats(p.final_viewport.vec4().to_vec()),
-            "FrameCount" => Value::Uint(p.frame_count),
-            "FrameDirection" => Value::Int(p.frame_direction),
-            "FrameTimeDelta" => Value::Uint(16_667),
-            "OriginalFPS" => Value::Floats(vec![60.0]),
-            "OriginalAspect" | "OriginalAspectRotated" => {
+        if let Some(b) = BuiltinUniform::parse(name) {
+            return Some(self.builtin(b));
+        }
+        if let Some(v) = self.parameters.get(name) {
+            return Some(Value::Floats(vec![*v]));
+        }
+        let r = plan::slang_size(name, p.index, self.aliases, self.luts)?;
+        // A size of a texture this pass cannot read (an unused member) is 0.
+        Some(Value::Floats(p.read(r).map_or_else(|| vec![0.0; 4], |t| t.size.vec4().to_vec())))
+    }
+
+    /// The value of a built-in uniform in this pass.
+    fn builtin(&self, b: BuiltinUniform) -> Value {
+        let p = self.pass;
+        match b {
+            BuiltinUniform::Mvp => Value::Floats(p.mvp.to_vec()),
+            BuiltinUniform::OutputSize => Value::Floats(p.output_size.vec4().to_vec()),
+            BuiltinUniform::FinalViewportSize => Value::Floats(p.final_viewport.vec4().to_vec()),
+            BuiltinUniform::FrameCount => Value::Uint(p.frame_count),
+            BuiltinUniform::FrameDirection => Value::Int(p.frame_direction),
+            BuiltinUniform::FrameTimeDelta => Value::Uint(16_667),
+            BuiltinUniform::OriginalFps => Value::Floats(vec![60.0]),
+            BuiltinUniform::OriginalAspect | BuiltinUniform::OriginalAspectRotated => {
                 let o = p.read(Resource::Original).map_or(plan::Size::new(1, 1), |t| t.size);
                 Value::Floats(vec![o.width as f32 / o.height.max(1) as f32])
             }
-            "Rotation" | "HDRMode" | "SubpixelLayout" | "ExpandGamut" => Value::Uint(0),
-            "TotalSubFrames" | "CurrentSubFrame" => Value::Uint(1),
-            "BrightnessNits" | "Scanlines" | "InverseTonemap" | "HDR10" => Value::Floats(vec![0.0]),
-            "Gyroscope" | "Accelerometer" | "AccelerometerRest" => Value::Floats(vec![0.0; 3]),
-            _ => {
-                if let Some(v) = self.parameters.get(name) {
-                    return Some(Value::Floats(vec![*v]));
-                }
-                let r = plan::slang_size(name, p.index, self.aliases, self.luts)?;
-                // A size of a texture this pass cannot read (an unused member) is 0.
-                Value::Floats(size(r).unwrap_or_else(|| vec![0.0; 4]))
+            BuiltinUniform::Rotation
+            | BuiltinUniform::HdrMode
+            | BuiltinUniform::SubpixelLayout
+            | BuiltinUniform::ExpandGamut => Value::Uint(0),
+            BuiltinUniform::TotalSubFrames | BuiltinUniform::CurrentSubFrame => Value::Uint(1),
+            BuiltinUniform::BrightnessNits
+            | BuiltinUniform::Scanlines
+            | BuiltinUniform::InverseTonemap
+            | BuiltinUniform::Hdr10 => Value::Floats(vec![0.0]),
+            BuiltinUniform::Gyroscope | BuiltinUniform::Accelerometer | BuiltinUniform::AccelerometerRest => {
+                Value::Floats(vec![0.0; 3])
             }
-        })
+        }
     }
 
     /// Writes every member it knows into `bytes`; returns the names it does not know.

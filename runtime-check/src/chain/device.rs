@@ -11,7 +11,7 @@
 
 use crate::codes;
 use grammar::Diagnostic;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// The device a chain renders on.
 pub struct Gpu {
@@ -21,6 +21,8 @@ pub struct Gpu {
     pub features: wgpu::Features,
     /// Errors wgpu reported outside any error scope.
     uncaptured: Arc<Mutex<Vec<String>>>,
+    /// The 8-bit decode tables, probed on first use ([`Gpu::decode`]).
+    decode: OnceLock<Result<super::probe::DecodeTables, Diagnostic>>,
 }
 
 /// Which adapter [`Gpu::open`] takes.
@@ -91,7 +93,13 @@ impl Gpu {
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
             sink.lock().unwrap_or_else(PoisonError::into_inner).push(e.to_string());
         }));
-        Ok(Gpu { device, queue, info, features, uncaptured })
+        Ok(Gpu { device, queue, info, features, uncaptured, decode: OnceLock::new() })
+    }
+
+    /// What sampling a stored byte returns on this device, in UNORM and sRGB textures
+    /// (measured on first use, see [`super::probe`]).
+    pub fn decode(&self) -> Result<super::probe::DecodeTables, Diagnostic> {
+        self.decode.get_or_init(|| super::probe::decode_tables(self)).clone()
     }
 
     /// A one-line description of the adapter.

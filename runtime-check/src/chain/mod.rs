@@ -12,7 +12,9 @@
 //!   split in the SPIR-V, naga's SPIR-V front end); [`preset`] a whole `.slangp`;
 //! - [`fetch_offset`]: texel-fetch offsets folded into the coordinate in the SPIR-V,
 //!   which naga would drop;
-//! - [`image_io`]: PNG in and out (writes are atomic).
+//! - [`image_io`]: PNG in and out (writes are atomic);
+//! - [`probe`]: what the device does where Vulkan leaves it free (its sRGB decode),
+//!   measured once per [`Gpu`] for the CPU reference.
 //!
 //! Modules come either from memory (the translator's naga dialect, through naga's GLSL
 //! front end) or from canonical slang files on disk; the chain itself only sees
@@ -28,6 +30,7 @@ pub mod fetch_offset;
 pub mod image_io;
 pub mod pipeline;
 pub mod preset;
+pub mod probe;
 pub mod reflect;
 pub mod run;
 pub mod slang;

@@ -298,6 +298,10 @@ fn slang_names() {
     assert_eq!(t("ThirdFeedback"), Some(Resource::Feedback(2)));
     assert_eq!(t("Mask"), Some(Resource::Lut(0)));
     assert_eq!(t("Something"), None);
+    // The index is read as RetroArch (and the validator) read it: C's strtoul.
+    assert_eq!(t("PassOutput01"), Some(Resource::PassOutput(1)));
+    assert_eq!(t("OriginalHistory0x2"), Some(Resource::History(2)));
+    assert_eq!(t("PassFeedback"), Some(Resource::Feedback(0)));
     let s = |n: &str| slang_size(n, 2, &aliases, &luts);
     assert_eq!(s("SourceSize"), Some(Resource::PassOutput(1)));
     assert_eq!(s("OriginalSize"), Some(Resource::Original));

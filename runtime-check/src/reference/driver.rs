@@ -19,7 +19,7 @@
 //! Reads `.cg` files through the given file system and LUT PNGs from disk (unless the
 //! caller passes them); never panics; failures are diagnostics.
 
-use super::image::{MipChain, RgbaF32Image, StorageFormat};
+use super::image::{DeviceDecode, MipChain, RgbaF32Image, StorageFormat};
 use super::inputs::{PassInputs, RETROARCH_MVP};
 use super::pass::{render_pass, PassProgram};
 use super::png::load_png;
@@ -46,6 +46,9 @@ pub struct PresetRender<'a> {
     pub parameters: &'a [(String, f32)],
     /// The LUT images by `textures` index; `None` loads each LUT's PNG from disk.
     pub luts: Option<&'a [RgbaF32Image]>,
+    /// How the GPU compared against reads 8-bit textures back (exact by default): the
+    /// input frames, the LUTs and the UNORM and sRGB pass outputs.
+    pub decode: DeviceDecode,
 }
 
 /// The stock pass RetroArch appended to stretch a scaled last pass to the viewport.
@@ -113,6 +116,33 @@ pub struct PassOutput {
     /// The target's storage format (`image` holds what a shader reads back: decoded
     /// linear values for sRGB).
     pub storage: StorageFormat,
+    /// The device decode `image` was read back through.
+    pub decode: DeviceDecode,
+}
+
+impl PassOutput {
+    /// The output as its target stores it: 8-bit channels as their stored bytes
+    /// (`k / 255`, sRGB colour encoded), float formats as read back.
+    pub fn stored(&self) -> RgbaF32Image {
+        as_stored(&self.image, self.storage, &self.decode)
+    }
+}
+
+/// An image read back through `decode` from a target of format `storage`, as the target
+/// stores it: 8-bit channels as their bytes (`k / 255`, sRGB colour encoded), float
+/// formats as they are.
+fn as_stored(image: &RgbaF32Image, storage: StorageFormat, decode: &DeviceDecode) -> RgbaF32Image {
+    let d = decode;
+    let pixels = match storage {
+        StorageFormat::Srgb8 => image
+            .pixels
+            .iter()
+            .map(|p| [d.srgb_encoded(p[0]), d.srgb_encoded(p[1]), d.srgb_encoded(p[2]), d.unorm_stored(p[3])])
+            .collect(),
+        StorageFormat::Unorm8 => image.pixels.iter().map(|p| p.map(|c| d.unorm_stored(c))).collect(),
+        StorageFormat::Float16 | StorageFormat::Float32 => return image.clone(),
+    };
+    RgbaF32Image { width: image.width, height: image.height, pixels }
 }
 
 /// A whole preset's render: the viewport image, its hazard map, and every pass of the
@@ -205,8 +235,13 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         .iter()
         .zip(lut_images)
         .map(|(l, img)| {
-            let chain =
-                if l.sampling.mipmap { MipChain::generate(img, StorageFormat::Unorm8) } else { MipChain::single(img) };
+            // A LUT is an 8-bit UNORM texture: sampled through the device's decode.
+            let img = job.decode.sampled_unorm8(&img);
+            let chain = if l.sampling.mipmap {
+                MipChain::generate(img, StorageFormat::Unorm8, &job.decode)
+            } else {
+                MipChain::single(img)
+            };
             (l.name.clone(), Arc::new(chain), l.sampling.mipmap)
         })
         .collect();
@@ -226,7 +261,8 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             viewport: Size::new(job.viewport.0, job.viewport.1),
         };
         let chain = plan::plan(&spec, &frame).map_err(|e| e.iter().map(|x| x.diagnostic()).collect::<Vec<_>>())?;
-        let original = Arc::new(MipChain::single(input.clone()));
+        // The input frame is an 8-bit UNORM texture: sampled through the device's decode.
+        let original = Arc::new(MipChain::single(job.decode.sampled_unorm8(input)));
         let mut outputs: Vec<Arc<MipChain>> = Vec::with_capacity(n);
         for (i, pp) in chain.passes.iter().enumerate() {
             let read = |r: Resource| pp.read(r).map_or(Sampling::DEFAULT, |t| t.sampling);
@@ -274,11 +310,13 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             let rendered = render_pass(&programs[i], &inputs)?;
             let mut image = rendered.image;
             let fmt = storage(pp.format);
-            image.store_as(fmt);
-            let chain_img = if pp.mipmapped { MipChain::generate(image, fmt) } else { MipChain::single(image) };
+            image.store_as(fmt, &job.decode);
+            let chain_img =
+                if pp.mipmapped { MipChain::generate(image, fmt, &job.decode) } else { MipChain::single(image) };
             outputs.push(Arc::new(chain_img.with_hazard(rendered.hazard)));
         }
         let mut result = outputs.last().and_then(|o| o.base().cloned()).ok_or_else(|| err("the chain has no pass"))?;
+        let mut result_storage = chain.passes.last().map_or(StorageFormat::Unorm8, |p| storage(p.format));
         let last_pass = outputs.last();
         let mut result_hazard = last_pass.map(|o| level0_hazard(o)).unwrap_or_default();
         if let Some(st) = &chain.stretch {
@@ -294,15 +332,23 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             let rendered = render_pass(&stock, &inputs)?;
             result = rendered.image;
             result_hazard = rendered.hazard;
-            result.store_as(StorageFormat::Unorm8);
+            result.store_as(StorageFormat::Unorm8, &job.decode);
+            result_storage = StorageFormat::Unorm8;
         }
+        // What the viewport holds is read back as bytes, not sampled.
+        let result = as_stored(&result, result_storage, &job.decode);
         history.insert(0, original);
         history.truncate(8);
         let passes = outputs
             .iter()
             .zip(&chain.passes)
             .filter_map(|(o, pp)| {
-                o.base().map(|b| PassOutput { image: b.clone(), hazard: level0_hazard(o), storage: storage(pp.format) })
+                o.base().map(|b| PassOutput {
+                    image: b.clone(),
+                    hazard: level0_hazard(o),
+                    storage: storage(pp.format),
+                    decode: job.decode.clone(),
+                })
             })
             .collect();
         for (i, o) in outputs.into_iter().enumerate() {

@@ -1,10 +1,14 @@
 //! Images of the reference renderer: RGBA `f32` pixels, row 0 at the top of the
 //! picture (texture coordinate `t = 0`), plus the storage conversions a GPU applies when
 //! it writes a render target (8-bit UNORM quantisation, sRGB encode) and the box-filtered
-//! mip chain `glGenerateMipmap` builds.
+//! mip chain `glGenerateMipmap` builds. What a shader reads back from an sRGB target is
+//! the device's sRGB decode of the stored byte ([`DeviceDecode`]): exact by default, or the
+//! table measured on the GPU a comparison renders on.
 //!
 //! Pure data and arithmetic: no file system (PNG loading lives in [`super::png`]), no
 //! knowledge of shaders or presets. Never panics: out-of-range pixel reads are `None`.
+
+use std::sync::{Arc, OnceLock};
 
 /// An RGBA image of `f32` channels, row-major, row 0 at the top.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,10 +49,11 @@ impl RgbaF32Image {
         }
     }
 
-    /// Applies the storage format of a render target to every pixel.
-    pub fn store_as(&mut self, format: StorageFormat) {
+    /// Applies the storage format of a render target to every pixel (sRGB targets read
+    /// back through `srgb`).
+    pub fn store_as(&mut self, format: StorageFormat, srgb: &DeviceDecode) {
         for p in &mut self.pixels {
-            *p = format.store(*p);
+            *p = format.store(*p, srgb);
         }
     }
 
@@ -97,10 +102,12 @@ impl RgbaF32Image {
 /// How a render target stores what a fragment wrote.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StorageFormat {
-    /// `R8G8B8A8_UNORM`: clamp to [0, 1], round to 1/255 (NaN stores 0).
+    /// `R8G8B8A8_UNORM`: clamp to [0, 1], round to 1/255 (NaN stores 0), read back
+    /// through the device's [`DeviceDecode`].
     Unorm8,
     /// `R8G8B8A8_SRGB`: colour channels encoded to sRGB, quantised to 8 bits and decoded
-    /// back when sampled (what the image keeps is the decoded value); alpha as UNORM.
+    /// back when sampled through the device's [`DeviceDecode`] (what the image keeps is the
+    /// decoded value); alpha as UNORM.
     Srgb8,
     /// A 16-bit float target (`R16G16B16A16_SFLOAT`): values rounded to binary16.
     Float16,
@@ -109,17 +116,125 @@ pub enum StorageFormat {
 }
 
 impl StorageFormat {
-    /// What reading the target back gives for a written value.
-    pub fn store(self, p: [f32; 4]) -> [f32; 4] {
+    /// What reading the target back gives for a written value (8-bit formats read back
+    /// through the device's `decode`).
+    pub fn store(self, p: [f32; 4], decode: &DeviceDecode) -> [f32; 4] {
         match self {
             StorageFormat::Float32 => p,
             StorageFormat::Float16 => p.map(to_half),
-            StorageFormat::Unorm8 => p.map(|c| unorm8(c) as f32 / 255.0),
+            StorageFormat::Unorm8 => p.map(|c| decode.store_unorm8(c)),
             StorageFormat::Srgb8 => {
-                let c = |v: f32| srgb_decode(unorm8(srgb_encode(v)) as f32 / 255.0);
-                [c(p[0]), c(p[1]), c(p[2]), unorm8(p[3]) as f32 / 255.0]
+                let c = |v: f32| decode.store_srgb8(v);
+                [c(p[0]), c(p[1]), c(p[2]), decode.store_unorm8(p[3])]
             }
         }
+    }
+}
+
+/// What sampling a stored 8-bit texel returns, for each of the 256 byte values, in UNORM
+/// and in sRGB textures: a device's decode. Vulkan leaves its precision to the
+/// implementation, and devices differ (measured: lavapipe's sRGB decode is off the
+/// transfer function by up to 1.2e-3 of linear value, an H100's by up to 3.7e-3); a chain
+/// of 8-bit passes accumulates the difference into whole steps, and a decision near its
+/// threshold flips on it. [`DeviceDecode::exact`] is `k / 255` and the transfer function;
+/// [`DeviceDecode::measured`] takes the tables read on a GPU (`chain::probe`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeviceDecode {
+    unorm8: Arc<[f32; 256]>,
+    srgb8: Arc<[f32; 256]>,
+}
+
+impl Default for DeviceDecode {
+    fn default() -> DeviceDecode {
+        DeviceDecode::exact()
+    }
+}
+
+/// The exact tables: `k / 255` and the sRGB transfer function, in binary32.
+fn exact_tables() -> &'static (Arc<[f32; 256]>, Arc<[f32; 256]>) {
+    static EXACT: OnceLock<(Arc<[f32; 256]>, Arc<[f32; 256]>)> = OnceLock::new();
+    EXACT.get_or_init(|| {
+        (
+            Arc::new(std::array::from_fn(|k| k as f32 / 255.0)),
+            Arc::new(std::array::from_fn(|k| srgb_decode(k as f32 / 255.0))),
+        )
+    })
+}
+
+/// A table some device could read back: finite, in [0, 1], never decreasing.
+fn plausible(table: &[f32; 256]) -> bool {
+    table.iter().all(|v| v.is_finite() && (0.0..=1.0).contains(v)) && table.windows(2).all(|w| w[0] <= w[1])
+}
+
+/// The byte (as `k / 255`) whose entry in `table` is `v`, if any.
+fn byte_of(table: &[f32; 256], v: f32) -> Option<f32> {
+    let k = table.partition_point(|t| *t < v);
+    (table.get(k) == Some(&v)).then_some(k as f32 / 255.0)
+}
+
+impl DeviceDecode {
+    /// `k / 255` and the transfer function.
+    pub fn exact() -> DeviceDecode {
+        let (unorm8, srgb8) = exact_tables().clone();
+        DeviceDecode { unorm8, srgb8 }
+    }
+
+    /// Measured tables, or `None` when one is not a table a device could read back: a
+    /// value not finite, outside [0, 1], or decreasing with the byte.
+    pub fn measured(unorm8: [f32; 256], srgb8: [f32; 256]) -> Option<DeviceDecode> {
+        (plausible(&unorm8) && plausible(&srgb8))
+            .then(|| DeviceDecode { unorm8: Arc::new(unorm8), srgb8: Arc::new(srgb8) })
+    }
+
+    /// The value a shader reads for a stored UNORM byte.
+    pub fn unorm8(&self, byte: u8) -> f32 {
+        self.unorm8[usize::from(byte)]
+    }
+
+    /// The value a shader reads for a stored sRGB byte.
+    pub fn srgb8(&self, byte: u8) -> f32 {
+        self.srgb8[usize::from(byte)]
+    }
+
+    /// A value in [0, 1] written to a UNORM target and read back.
+    pub fn store_unorm8(&self, v: f32) -> f32 {
+        self.unorm8(unorm8(v) as u8)
+    }
+
+    /// A linear value written to an sRGB target and read back: encoded, quantised, decoded.
+    pub fn store_srgb8(&self, v: f32) -> f32 {
+        self.srgb8(unorm8(srgb_encode(v)) as u8)
+    }
+
+    /// An 8-bit image (values `k / 255`, such as a decoded PNG) as a shader samples it.
+    pub fn sampled_unorm8(&self, image: &RgbaF32Image) -> RgbaF32Image {
+        if Arc::ptr_eq(&self.unorm8, &exact_tables().0) {
+            return image.clone();
+        }
+        RgbaF32Image {
+            width: image.width,
+            height: image.height,
+            pixels: image.pixels.iter().map(|p| p.map(|c| self.store_unorm8(c))).collect(),
+        }
+    }
+
+    /// The stored byte (as `k / 255`) that reads back as `v` from an sRGB target; a value
+    /// this table never reads back is encoded by the transfer function.
+    pub fn srgb_encoded(&self, v: f32) -> f32 {
+        byte_of(&self.srgb8, v).unwrap_or_else(|| srgb_encode(v))
+    }
+
+    /// The stored byte (as `k / 255`) that reads back as `v` from a UNORM target; a
+    /// value this table never reads back is kept.
+    pub fn unorm_stored(&self, v: f32) -> f32 {
+        byte_of(&self.unorm8, v).unwrap_or(v)
+    }
+
+    /// The largest difference from the exact tables over the 256 bytes: (UNORM, sRGB).
+    pub fn max_deviation(&self) -> (f32, f32) {
+        let (u, s) = exact_tables();
+        let dev = |a: &[f32; 256], b: &[f32; 256]| a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
+        (dev(&self.unorm8, u), dev(&self.srgb8, s))
     }
 }
 
@@ -217,7 +332,7 @@ impl MipChain {
     /// Level 0 plus the full chain down to 1x1, each level the 2x2 box filter of the
     /// previous one (odd sizes: the last row/column is averaged with itself), stored in
     /// `format` as `glGenerateMipmap` does.
-    pub fn generate(image: RgbaF32Image, format: StorageFormat) -> MipChain {
+    pub fn generate(image: RgbaF32Image, format: StorageFormat, srgb: &DeviceDecode) -> MipChain {
         let mut levels = vec![image];
         while let Some(last) = levels.last() {
             if last.width <= 1 && last.height <= 1 {
@@ -236,7 +351,7 @@ impl MipChain {
                 }
                 acc
             });
-            next.store_as(format);
+            next.store_as(format, srgb);
             levels.push(next);
         }
         MipChain { levels, hazard: Vec::new() }
@@ -261,14 +376,47 @@ mod tests {
         assert_eq!(unorm8(0.5), 128);
         assert_eq!(unorm8(f32::NAN), 0);
         assert_eq!(unorm8(2.0), 255);
-        let s = StorageFormat::Srgb8.store([0.5, 0.0, 1.0, 0.5]);
+        let s = StorageFormat::Srgb8.store([0.5, 0.0, 1.0, 0.5], &DeviceDecode::exact());
         assert!((s[0] - 0.5).abs() < 0.01 && s[1] == 0.0 && s[2] == 1.0);
+    }
+
+    #[test]
+    fn targets_read_back_through_the_device_tables() {
+        let exact = DeviceDecode::exact();
+        assert_eq!(exact.max_deviation(), (0.0, 0.0));
+        // A device that reads every sRGB byte 0.002 low (0 as 0) and UNORM 255 as 0.999.
+        let srgb: [f32; 256] = std::array::from_fn(|k| (exact.srgb8(k as u8) - 0.002).max(0.0));
+        let mut unorm: [f32; 256] = std::array::from_fn(|k| k as f32 / 255.0);
+        unorm[255] = 0.999;
+        let dev = DeviceDecode::measured(unorm, srgb)
+            .unwrap_or_else(|| panic!("monotone tables in [0, 1] are measured tables"));
+        let v = 0.5;
+        let byte = unorm8(srgb_encode(v)) as u8;
+        assert_eq!(dev.store_srgb8(v), exact.srgb8(byte) - 0.002);
+        assert_eq!(
+            StorageFormat::Srgb8.store([v, v, v, 1.0], &dev),
+            [dev.store_srgb8(v); 3].into_iter().chain([0.999]).collect::<Vec<_>>()[..]
+        );
+        assert_eq!(StorageFormat::Unorm8.store([1.0, 0.5, 0.0, 1.0], &dev), [0.999, 128.0 / 255.0, 0.0, 0.999]);
+        let (du, ds) = dev.max_deviation();
+        assert!((du - (1.0 - 0.999)).abs() < 1e-6 && (ds - 0.002).abs() < 1e-6, "{du} {ds}");
+        // The stored byte is recovered from what either table reads back.
+        assert_eq!(dev.srgb_encoded(dev.store_srgb8(v)), f32::from(byte) / 255.0);
+        assert_eq!(exact.srgb_encoded(exact.store_srgb8(v)), f32::from(byte) / 255.0);
+        assert_eq!(dev.unorm_stored(0.999), 1.0);
+        // Input images are sampled through the UNORM table.
+        let img = RgbaF32Image::filled(1, 1, [1.0, 0.0, 1.0, 1.0]);
+        assert_eq!(dev.sampled_unorm8(&img).pixels[0], [0.999, 0.0, 0.999, 0.999]);
+        assert_eq!(exact.sampled_unorm8(&img), img);
+        // Tables no device reads back are refused.
+        assert!(DeviceDecode::measured(unorm, [f32::NAN; 256]).is_none());
+        assert!(DeviceDecode::measured(std::array::from_fn(|k| 1.0 - k as f32 / 255.0), srgb).is_none());
     }
 
     #[test]
     fn mip_chain_box_filters() {
         let img = RgbaF32Image::from_fn(4, 2, |x, _| [x as f32, 0.0, 0.0, 1.0]);
-        let chain = MipChain::generate(img, StorageFormat::Float32);
+        let chain = MipChain::generate(img, StorageFormat::Float32, &DeviceDecode::exact());
         assert_eq!(chain.levels.len(), 3);
         assert_eq!(chain.levels[1].pixels, vec![[0.5, 0.0, 0.0, 1.0], [2.5, 0.0, 0.0, 1.0]]);
         assert_eq!(chain.levels[2].pixels, vec![[1.5, 0.0, 0.0, 1.0]]);

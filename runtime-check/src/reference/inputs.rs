@@ -6,7 +6,7 @@
 //!
 //! Data only: nothing here resolves Cg names (that is [`super::bind`]) or renders.
 
-use super::image::{MipChain, RgbaF32Image, StorageFormat};
+use super::image::{DeviceDecode, MipChain, RgbaF32Image, StorageFormat};
 use super::sample::{BoundTexture, SamplerState};
 use std::sync::Arc;
 
@@ -18,7 +18,11 @@ pub const RETROARCH_MVP: [f32; 16] =
 
 /// A texture with the sampler state the runtime bound it with.
 pub fn bound(image: RgbaF32Image, state: SamplerState) -> BoundTexture {
-    let chain = if state.mipmap { MipChain::generate(image, StorageFormat::Unorm8) } else { MipChain::single(image) };
+    let chain = if state.mipmap {
+        MipChain::generate(image, StorageFormat::Unorm8, &DeviceDecode::exact())
+    } else {
+        MipChain::single(image)
+    };
     BoundTexture { texture: Arc::new(chain), state }
 }
 

@@ -19,7 +19,9 @@
 //!
 //! Name lookup follows RetroArch: the pass aliases of passes `0..=pass` and the LUT ids
 //! first, then a prefix match on the semantic names with the index read as C's
-//! `strtoul(.., 0)` does (`PassOutputFoo` is pass 0).
+//! `strtoul(.., 0)` does (`PassOutputFoo` is pass 0). The names, their types and that
+//! parser are the workspace's one vocabulary, `translator::retro::semantics`; the rules
+//! here are this check's own.
 
 use super::locate;
 use super::reflect::{Base, Block, Reflection, ResourceKind, ValueType};
@@ -27,6 +29,7 @@ use super::stages::{Meta, Stages};
 use super::{Issue, Place, Stage, ValidationContext};
 use crate::codes;
 use std::collections::{HashMap, HashSet};
+use translator::retro::semantics::{self, BuiltinUniform, TextureSemantic, UniformType};
 
 /// RetroArch's binding count (`SLANG_NUM_BINDINGS`).
 pub const MAX_BINDINGS: u32 = 16;
@@ -38,129 +41,37 @@ pub const MAX_PASS_FEEDBACK: u32 = 64;
 pub const MAX_ORIGINAL_HISTORY: u32 = 128;
 pub const MAX_USER: u32 = 64;
 
-/// Texture semantics.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TextureSemantic {
-    Original,
-    Source,
-    OriginalHistory,
-    PassOutput,
-    PassFeedback,
-    User,
-}
-
-impl TextureSemantic {
-    pub fn name(self) -> &'static str {
-        match self {
-            TextureSemantic::Original => "Original",
-            TextureSemantic::Source => "Source",
-            TextureSemantic::OriginalHistory => "OriginalHistory",
-            TextureSemantic::PassOutput => "PassOutput",
-            TextureSemantic::PassFeedback => "PassFeedback",
-            TextureSemantic::User => "User",
-        }
+/// RetroArch's `validate_type_for_semantic`: whether a reflected member has the type
+/// `expected`.
+fn accepts(expected: UniformType, t: &ValueType) -> bool {
+    if t.array || t.width != 32 || !matches!(t.base, Base::Float | Base::Int | Base::UInt) {
+        return false;
     }
+    let (base, vecsize, columns) = match expected {
+        UniformType::Mat4 => (Base::Float, 4, 4),
+        UniformType::Vec4 => (Base::Float, 4, 1),
+        UniformType::Vec3 => (Base::Float, 3, 1),
+        UniformType::Float => (Base::Float, 1, 1),
+        UniformType::UInt => (Base::UInt, 1, 1),
+        UniformType::Int => (Base::Int, 1, 1),
+    };
+    t.base == base && t.vecsize == vecsize && t.columns == columns
 }
-
-const TEXTURE_NAMES: [(&str, TextureSemantic, bool); 6] = [
-    ("Original", TextureSemantic::Original, false),
-    ("Source", TextureSemantic::Source, false),
-    ("OriginalHistory", TextureSemantic::OriginalHistory, true),
-    ("PassOutput", TextureSemantic::PassOutput, true),
-    ("PassFeedback", TextureSemantic::PassFeedback, true),
-    ("User", TextureSemantic::User, true),
-];
-
-const TEXTURE_SIZE_NAMES: [(&str, TextureSemantic, bool); 6] = [
-    ("OriginalSize", TextureSemantic::Original, false),
-    ("SourceSize", TextureSemantic::Source, false),
-    ("OriginalHistorySize", TextureSemantic::OriginalHistory, true),
-    ("PassOutputSize", TextureSemantic::PassOutput, true),
-    ("PassFeedbackSize", TextureSemantic::PassFeedback, true),
-    ("UserSize", TextureSemantic::User, true),
-];
-
-/// The GLSL type a uniform semantic must have.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Expected {
-    Mat4,
-    Vec4,
-    Vec3,
-    Float,
-    UInt,
-    Int,
-}
-
-impl Expected {
-    pub fn glsl(self) -> &'static str {
-        match self {
-            Expected::Mat4 => "mat4",
-            Expected::Vec4 => "vec4",
-            Expected::Vec3 => "vec3",
-            Expected::Float => "float",
-            Expected::UInt => "uint",
-            Expected::Int => "int",
-        }
-    }
-
-    /// RetroArch's `validate_type_for_semantic`.
-    pub fn accepts(self, t: &ValueType) -> bool {
-        if t.array || t.width != 32 || !matches!(t.base, Base::Float | Base::Int | Base::UInt) {
-            return false;
-        }
-        let (base, vecsize, columns) = match self {
-            Expected::Mat4 => (Base::Float, 4, 4),
-            Expected::Vec4 => (Base::Float, 4, 1),
-            Expected::Vec3 => (Base::Float, 3, 1),
-            Expected::Float => (Base::Float, 1, 1),
-            Expected::UInt => (Base::UInt, 1, 1),
-            Expected::Int => (Base::Int, 1, 1),
-        };
-        t.base == base && t.vecsize == vecsize && t.columns == columns
-    }
-}
-
-/// The built-in uniform semantics and their types (RetroArch `semantic_uniform_names`,
-/// `validate_type_for_semantic`).
-pub const BUILTIN_SEMANTICS: [(&str, Expected); 22] = [
-    ("MVP", Expected::Mat4),
-    ("OutputSize", Expected::Vec4),
-    ("FinalViewportSize", Expected::Vec4),
-    ("FrameCount", Expected::UInt),
-    ("FrameDirection", Expected::Int),
-    ("FrameTimeDelta", Expected::UInt),
-    ("OriginalFPS", Expected::Float),
-    ("Rotation", Expected::UInt),
-    ("OriginalAspect", Expected::Float),
-    ("OriginalAspectRotated", Expected::Float),
-    ("TotalSubFrames", Expected::UInt),
-    ("CurrentSubFrame", Expected::UInt),
-    ("HDRMode", Expected::UInt),
-    ("BrightnessNits", Expected::Float),
-    ("Scanlines", Expected::Float),
-    ("SubpixelLayout", Expected::UInt),
-    ("ExpandGamut", Expected::UInt),
-    ("InverseTonemap", Expected::Float),
-    ("HDR10", Expected::Float),
-    ("Gyroscope", Expected::Vec3),
-    ("Accelerometer", Expected::Vec3),
-    ("AccelerometerRest", Expected::Vec3),
-];
 
 /// What a uniform or push member name means.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum UniformMeaning {
-    Builtin(&'static str, Expected),
+    Builtin(BuiltinUniform),
     Parameter(String),
     TextureSize(TextureSemantic, u32),
 }
 
 impl UniformMeaning {
-    fn expected(&self) -> Expected {
+    fn expected(&self) -> UniformType {
         match self {
-            UniformMeaning::Builtin(_, e) => *e,
-            UniformMeaning::Parameter(_) => Expected::Float,
-            UniformMeaning::TextureSize(..) => Expected::Vec4,
+            UniformMeaning::Builtin(b) => b.ty(),
+            UniformMeaning::Parameter(_) => UniformType::Float,
+            UniformMeaning::TextureSize(..) => UniformType::Vec4,
         }
     }
 }
@@ -192,15 +103,16 @@ impl Names {
                 continue;
             }
             let i = u32::try_from(i).unwrap_or(u32::MAX);
+            let feedback = semantics::alias_feedback(&alias);
             n.textures.entry(alias.clone()).or_insert((TextureSemantic::PassOutput, i));
-            n.sizes.entry(format!("{alias}Size")).or_insert((TextureSemantic::PassOutput, i));
-            n.textures.entry(format!("{alias}Feedback")).or_insert((TextureSemantic::PassFeedback, i));
-            n.sizes.entry(format!("{alias}FeedbackSize")).or_insert((TextureSemantic::PassFeedback, i));
+            n.sizes.entry(semantics::named_size(&alias)).or_insert((TextureSemantic::PassOutput, i));
+            n.sizes.entry(semantics::named_size(&feedback)).or_insert((TextureSemantic::PassFeedback, i));
+            n.textures.entry(feedback).or_insert((TextureSemantic::PassFeedback, i));
         }
         for (i, lut) in ctx.luts.iter().enumerate() {
             let i = u32::try_from(i).unwrap_or(u32::MAX);
             n.textures.entry(lut.clone()).or_insert((TextureSemantic::User, i));
-            n.sizes.entry(format!("{lut}Size")).or_insert((TextureSemantic::User, i));
+            n.sizes.entry(semantics::named_size(lut)).or_insert((TextureSemantic::User, i));
         }
         n.parameters.extend(meta.parameters.iter().map(|p| p.id.clone()));
         n.parameters.extend(ctx.extra_parameters.iter().cloned());
@@ -222,11 +134,11 @@ impl Names {
     /// What a uniform member name means, with the texture semantic RetroArch also
     /// derives from it (checked for causality even when the name is a parameter).
     pub fn uniform(&self, name: &str) -> (Option<UniformMeaning>, Option<(TextureSemantic, u32)>) {
-        let texture = self.sizes.get(name).copied().or_else(|| semantic_array(name, &TEXTURE_SIZE_NAMES));
+        let texture = self.sizes.get(name).copied().or_else(|| semantics::parse_texture_size(name));
         let meaning = if self.parameters.contains(name) {
             Some(UniformMeaning::Parameter(name.to_owned()))
-        } else if let Some((n, e)) = BUILTIN_SEMANTICS.iter().find(|(n, _)| *n == name) {
-            Some(UniformMeaning::Builtin(n, *e))
+        } else if let Some(b) = BuiltinUniform::parse(name) {
+            Some(UniformMeaning::Builtin(b))
         } else {
             texture.map(|(s, i)| UniformMeaning::TextureSize(s, i))
         };
@@ -235,55 +147,8 @@ impl Names {
 
     /// The texture semantic of a sampler name.
     pub fn texture(&self, name: &str) -> Option<(TextureSemantic, u32)> {
-        self.textures.get(name).copied().or_else(|| semantic_array(name, &TEXTURE_NAMES))
+        self.textures.get(name).copied().or_else(|| semantics::parse_texture(name))
     }
-}
-
-/// RetroArch `slang_name_to_texture_semantic_array`.
-fn semantic_array(name: &str, table: &[(&str, TextureSemantic, bool)]) -> Option<(TextureSemantic, u32)> {
-    for (base, sem, arrayed) in table {
-        if *arrayed {
-            if let Some(rest) = name.strip_prefix(base) {
-                return Some((*sem, strtoul(rest)));
-            }
-        } else if name == *base {
-            return Some((*sem, 0));
-        }
-    }
-    None
-}
-
-/// C's `strtoul(s, NULL, 0)` truncated to 32 bits (RetroArch stores it in an `unsigned`).
-fn strtoul(s: &str) -> u32 {
-    let s = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
-    let (negative, s) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    let lower = s.to_ascii_lowercase();
-    let (radix, digits) = if lower.starts_with("0x") && lower[2..].chars().next().is_some_and(|c| c.is_ascii_hexdigit())
-    {
-        (16, &s[2..])
-    } else if s.starts_with('0') {
-        (8, s)
-    } else {
-        (10, s)
-    };
-    let mut value: u64 = 0;
-    let mut overflow = false;
-    for c in digits.chars() {
-        let Some(d) = c.to_digit(radix) else { break };
-        match value.checked_mul(u64::from(radix)).and_then(|v| v.checked_add(u64::from(d))) {
-            Some(v) => value = v,
-            None => overflow = true,
-        }
-    }
-    if overflow {
-        value = u64::MAX;
-    }
-    let value = if negative { value.wrapping_neg() } else { value };
-    value as u32
 }
 
 /// Checks the two reflected stages of one pass against the slang interface rules.
@@ -577,7 +442,7 @@ impl Checker<'_> {
                         continue;
                     };
                     let expected = meaning.expected();
-                    if !expected.accepts(&m.ty) {
+                    if !accepts(expected, &m.ty) {
                         self.push(Issue::error(
                             codes::E_SEMANTIC_TYPE,
                             format!("`{}` must be declared `{}`, not `{}`", m.name, expected.glsl(), m.ty),
@@ -616,7 +481,7 @@ impl Checker<'_> {
             place,
             "unknown semantic",
         );
-        if let Some(prefix) = name.strip_suffix("Size").filter(|p| !p.is_empty()) {
+        if let Some(prefix) = semantics::size_base(name).filter(|p| !p.is_empty()) {
             issue = issue
                 .with_note(format!("`{name}` would need a pass alias or LUT named `{prefix}` visible to this pass"));
         } else {
@@ -723,18 +588,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn strtoul_like_c() {
-        assert_eq!(strtoul("12"), 12);
-        assert_eq!(strtoul(""), 0);
-        assert_eq!(strtoul("Foo"), 0);
-        assert_eq!(strtoul("0x1F"), 31);
-        assert_eq!(strtoul("010"), 8);
-        assert_eq!(strtoul("3abc"), 3);
-        assert_eq!(strtoul("-1"), u32::MAX);
-        assert_eq!(strtoul("99999999999999999999999"), u32::MAX);
-    }
-
-    #[test]
     fn names_resolve_like_retroarch() {
         let n = Names::with(2, &["FIRST", "", "SELF", "LATER"], &["LUT"], &["gamma"]);
         assert_eq!(n.texture("Source"), Some((TextureSemantic::Source, 0)));
@@ -749,7 +602,7 @@ mod tests {
         assert_eq!(n.uniform("FIRSTSize").0, Some(UniformMeaning::TextureSize(TextureSemantic::PassOutput, 0)));
         assert_eq!(n.uniform("LUTSize").0, Some(UniformMeaning::TextureSize(TextureSemantic::User, 0)));
         assert_eq!(n.uniform("gamma").0, Some(UniformMeaning::Parameter("gamma".into())));
-        assert_eq!(n.uniform("FrameCount").0, Some(UniformMeaning::Builtin("FrameCount", Expected::UInt)));
+        assert_eq!(n.uniform("FrameCount").0, Some(UniformMeaning::Builtin(BuiltinUniform::FrameCount)));
         assert_eq!(
             n.uniform("OriginalHistorySize2").0,
             Some(UniformMeaning::TextureSize(TextureSemantic::OriginalHistory, 2))
@@ -761,11 +614,11 @@ mod tests {
     #[test]
     fn types_are_checked_like_retroarch() {
         let t = |base, vecsize, columns| ValueType { base, width: 32, vecsize, columns, array: false };
-        assert!(Expected::Mat4.accepts(&t(Base::Float, 4, 4)));
-        assert!(!Expected::Mat4.accepts(&t(Base::Float, 4, 1)));
-        assert!(Expected::UInt.accepts(&t(Base::UInt, 1, 1)));
-        assert!(!Expected::UInt.accepts(&t(Base::Int, 1, 1)));
-        assert!(!Expected::Int.accepts(&t(Base::Float, 1, 1)));
-        assert!(!Expected::Float.accepts(&ValueType { array: true, ..t(Base::Float, 1, 1) }));
+        assert!(accepts(UniformType::Mat4, &t(Base::Float, 4, 4)));
+        assert!(!accepts(UniformType::Mat4, &t(Base::Float, 4, 1)));
+        assert!(accepts(UniformType::UInt, &t(Base::UInt, 1, 1)));
+        assert!(!accepts(UniformType::UInt, &t(Base::Int, 1, 1)));
+        assert!(!accepts(UniformType::Int, &t(Base::Float, 1, 1)));
+        assert!(!accepts(UniformType::Float, &ValueType { array: true, ..t(Base::Float, 1, 1) }));
     }
 }

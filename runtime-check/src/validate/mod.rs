@@ -33,33 +33,10 @@ pub mod stages;
 pub use self::naga::validate_naga;
 pub use interface::check_interface;
 pub use stages::{split_stages, split_stages_with, Includes, Meta, Parameter, StageSource, Stages};
+/// The shader stage, the translator's own type.
+pub use translator::ir::Stage;
 
 use grammar::{Diagnostic, FileId, Severity, Span};
-use std::fmt;
-
-/// A shader stage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Stage {
-    Vertex,
-    Fragment,
-}
-
-impl Stage {
-    pub const BOTH: [Stage; 2] = [Stage::Vertex, Stage::Fragment];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Stage::Vertex => "vertex",
-            Stage::Fragment => "fragment",
-        }
-    }
-}
-
-impl fmt::Display for Stage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// Outcome of one validator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -498,10 +498,30 @@ pub struct Global {
     pub span: Span,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A shader stage: what an entry point is compiled as, and what the validator and the
+/// filter chain of `runtime-check` name (the one `Stage` type of the workspace).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Stage {
     Vertex,
     Fragment,
+}
+
+impl Stage {
+    pub const BOTH: [Stage; 2] = [Stage::Vertex, Stage::Fragment];
+
+    /// `vertex` or `fragment`, as messages name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vertex",
+            Stage::Fragment => "fragment",
+        }
+    }
+}
+
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// The function compiled as a program, and how.

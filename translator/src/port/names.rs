@@ -6,6 +6,7 @@
 //! the output itself introduces (`Source`, `FragColor`, `params`, helper functions) gets
 //! a deterministic suffix. Pure string logic.
 
+use crate::retro::semantics::{Texture, Uniform};
 use std::collections::HashSet;
 
 /// GLSL 4.50 keywords, reserved words, built-in types and built-in functions.
@@ -259,25 +260,17 @@ const GLSL_RESERVED: &[&str] = &[
     "usubBorrow",
 ];
 
-/// Names the output introduces; Cg names equal to them are renamed.
-pub const GENERATED: &[&str] = &[
-    "Position",
-    "TexCoord",
-    "FragColor",
-    "params",
-    "global",
-    "Push",
-    "UBO",
-    "MVP",
-    "Source",
-    "Original",
-    "SourceSize",
-    "OriginalSize",
-    "OutputSize",
-    "FinalViewportSize",
-    "FrameCount",
-    "FrameDirection",
-];
+/// Names the output introduces besides RetroArch's semantics (varyings, the fragment
+/// output, the blocks); Cg names equal to them are renamed, as are those of [`generated`].
+pub const GENERATED: &[&str] = &["Position", "TexCoord", "FragColor", "params", "global", "Push", "UBO"];
+
+/// Every name the output may introduce whatever the shader uses: [`GENERATED`], the
+/// built-in uniforms the translator emits, `Source` and `Original` and their sizes. The
+/// indexed textures and aliases a stage binds are reserved by the writer as it binds them.
+pub fn generated() -> impl Iterator<Item = String> {
+    let textures = [Texture::Source, Texture::Original].into_iter().flat_map(|t| [t.sampler_name(), t.size_name()]);
+    GENERATED.iter().map(|g| (*g).to_owned()).chain(Uniform::BUILTINS.iter().map(Uniform::name)).chain(textures)
+}
 
 /// Whether GLSL forbids `name` as an identifier (or it would shadow a built-in).
 pub fn is_reserved(name: &str) -> bool {
@@ -293,9 +286,7 @@ pub struct Namer {
 impl Namer {
     pub fn new() -> Namer {
         let mut n = Namer::default();
-        for g in GENERATED {
-            n.taken.insert((*g).to_owned());
-        }
+        n.taken.extend(generated());
         n
     }
 
@@ -381,6 +372,33 @@ mod tests {
         let mut other = outer.scope();
         assert_eq!(other.name("f"), "f_", "a new scope starts from the outer names only");
         assert_eq!(outer.name("f"), "f_", "the outer namer never saw the scope's names");
+    }
+
+    #[test]
+    fn the_names_the_output_introduces_are_taken_from_the_start() {
+        let mut n = Namer::new();
+        for name in [
+            "Position",
+            "TexCoord",
+            "FragColor",
+            "params",
+            "global",
+            "Push",
+            "UBO",
+            "MVP",
+            "Source",
+            "Original",
+            "SourceSize",
+            "OriginalSize",
+            "OutputSize",
+            "FinalViewportSize",
+            "FrameCount",
+            "FrameDirection",
+        ] {
+            assert_eq!(n.name(name), format!("{name}_"));
+        }
+        assert_eq!(generated().count(), 16, "no other name is taken up front");
+        assert_eq!(n.name("PassOutput0"), "PassOutput0", "indexed names are reserved as they are bound");
     }
 
     #[test]

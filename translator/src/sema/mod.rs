@@ -570,10 +570,7 @@ impl<'a> Lowerer<'a> {
         let Some(function) = chosen else {
             let d = Diagnostic::error(
                 codes::E_NO_ENTRY_POINT,
-                format!(
-                    "no function `{entry}` with a body to compile as the {} program",
-                    stage_name(self.profile.stage)
-                ),
+                format!("no function `{entry}` with a body to compile as the {} program", self.profile.stage.as_str()),
             );
             self.diags.push(d);
             return None;
@@ -604,7 +601,7 @@ impl<'a> Lowerer<'a> {
                 format!(
                     "the {} program calls {} functions; the limit is {} (the GLSL validator's call-graph \
                      check grows with the square of the count, and no real shader comes near it)",
-                    stage_name(self.profile.stage),
+                    self.profile.stage.as_str(),
                     reached.len(),
                     limits::MAX_STAGE_FUNCTIONS
                 ),
@@ -659,13 +656,6 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-    }
-}
-
-fn stage_name(stage: Stage) -> &'static str {
-    match stage {
-        Stage::Vertex => "vertex",
-        Stage::Fragment => "fragment",
     }
 }
 

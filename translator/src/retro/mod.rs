@@ -4,9 +4,13 @@
 //! Facts follow the project's runtime sheet (shared/reference/retroarch-runtime.md §1-3),
 //! including its corrections of the public porting guide: `PASSk` is `PassOutput(k-1)`,
 //! `PASSPREVk` in pass p is `PassOutput(p-k)` (or `Original` when k = p+1), `PREVk` is
-//! `OriginalHistory(k+1)`. Pure data and name logic; nothing here reads the IR.
+//! `OriginalHistory(k+1)`. The slang side's names (samplers, sizes, built-in uniforms) and
+//! their parser live in [`semantics`], the one vocabulary every crate spells them with.
+//! Pure data and name logic; nothing here reads the IR.
 
-use std::fmt;
+pub mod semantics;
+
+pub use semantics::{Texture, Uniform};
 
 /// Where one pass sits in its preset: what the runtime would have bound.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -27,50 +31,6 @@ impl PassContext {
     /// A lone .cg: pass 0 of a one-pass chain.
     pub fn single() -> PassContext {
         PassContext { pass: 0, passes: 1, aliases: vec![String::new()], feedback_pass: None, luts: Vec::new() }
-    }
-}
-
-/// A texture as slang names it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Texture {
-    Source,
-    Original,
-    OriginalHistory(usize),
-    PassOutput(usize),
-    PassFeedback(usize),
-    /// A pass alias or a LUT id, bound by name.
-    Named(String),
-}
-
-impl Texture {
-    /// The sampler name in slang.
-    pub fn sampler_name(&self) -> String {
-        match self {
-            Texture::Source => "Source".into(),
-            Texture::Original => "Original".into(),
-            Texture::OriginalHistory(n) => format!("OriginalHistory{n}"),
-            Texture::PassOutput(n) => format!("PassOutput{n}"),
-            Texture::PassFeedback(n) => format!("PassFeedback{n}"),
-            Texture::Named(n) => n.clone(),
-        }
-    }
-
-    /// The size uniform in slang (`SourceSize`, `PassOutputSize2`, `<alias>Size`).
-    pub fn size_name(&self) -> String {
-        match self {
-            Texture::Source => "SourceSize".into(),
-            Texture::Original => "OriginalSize".into(),
-            Texture::OriginalHistory(n) => format!("OriginalHistorySize{n}"),
-            Texture::PassOutput(n) => format!("PassOutputSize{n}"),
-            Texture::PassFeedback(n) => format!("PassFeedbackSize{n}"),
-            Texture::Named(n) => format!("{n}Size"),
-        }
-    }
-}
-
-impl fmt::Display for Texture {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.sampler_name())
     }
 }
 
@@ -157,45 +117,6 @@ fn numbered(name: &str, prefix: &str) -> Option<usize> {
         return None;
     }
     rest.parse().ok()
-}
-
-/// The uniform (non-texture) semantics a translated shader may use.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Uniform {
-    Mvp,
-    OutputSize,
-    FinalViewportSize,
-    FrameCount,
-    FrameDirection,
-    /// The size vec4 of a texture.
-    Size(Texture),
-    /// A `#pragma parameter`.
-    Parameter(String),
-}
-
-impl Uniform {
-    pub fn name(&self) -> String {
-        match self {
-            Uniform::Mvp => "MVP".into(),
-            Uniform::OutputSize => "OutputSize".into(),
-            Uniform::FinalViewportSize => "FinalViewportSize".into(),
-            Uniform::FrameCount => "FrameCount".into(),
-            Uniform::FrameDirection => "FrameDirection".into(),
-            Uniform::Size(t) => t.size_name(),
-            Uniform::Parameter(p) => p.clone(),
-        }
-    }
-
-    /// The GLSL type and its size in bytes.
-    pub fn glsl_type(&self) -> (&'static str, u32) {
-        match self {
-            Uniform::Mvp => ("mat4", 64),
-            Uniform::OutputSize | Uniform::FinalViewportSize | Uniform::Size(_) => ("vec4", 16),
-            Uniform::FrameCount => ("uint", 4),
-            Uniform::FrameDirection => ("int", 4),
-            Uniform::Parameter(_) => ("float", 4),
-        }
-    }
 }
 
 #[cfg(test)]
