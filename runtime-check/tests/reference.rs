@@ -340,7 +340,7 @@ fn noise_is_reported_not_invented() {
         "{HEADER}float4 main_fragment(float2 tex : TEXCOORD0) : COLOR {{ return float4(noise(tex), 0, 0, 1); }}\n"
     );
     // The front end accepts it (cgc declares it); the reference compiler refuses to run it.
-    let err = cg(&src).err().expect("refused");
+    let err = runtime_check::reference::source::cg(&src).err().expect("refused");
     assert_eq!(err[0].code, "E0802");
     assert!(err[0].message.contains("noise"), "{}", err[0].message);
 }
