@@ -266,6 +266,86 @@ fn gp4_gp5_bit_casts_and_fma() {
 }
 
 #[test]
+fn glsl_mix_with_a_bool_selector_selects() {
+    // A select, not a blend: lerp(inf, 7, 1) would be NaN; a scalar selector picks the
+    // whole vector.
+    assert_px!(
+        "float3 x = float3(1, 2, exp2(200.0)); float3 m = mix(x, float3(5, 6, 7), bool3(true, false, true)); return float4(m, mix(0.25, 0.75, false));",
+        [5.0, 2.0, 7.0, 0.25]
+    );
+    assert_px!(
+        "float2 v = mix(float2(1, 2), float2(3, 4), true); return float4(v, mix(v, -v, false));",
+        [3.0, 4.0, 3.0, 4.0]
+    );
+}
+
+#[test]
+fn glsl_matrix_functions_keep_cgs_row_order() {
+    // outerProduct(c, r)[i][j] = c[i] * r[j]: a float2x3 of rows (3 4 5) and (6 8 10).
+    assert_px!(
+        "float2x3 o = outerProduct(float2(1, 2), float3(3, 4, 5)); return float4(o[1], o[0][2]);",
+        [6.0, 8.0, 10.0, 5.0]
+    );
+    assert_px!(
+        "float2x2 m = matrixCompMult(float2x2(1, 2, 3, 4), float2x2(5, 6, 7, 8)); return float4(m[0], m[1]);",
+        [5.0, 12.0, 21.0, 32.0]
+    );
+}
+
+#[test]
+fn int_exponent_frexp_ldexp_and_scalar_mul_forms() {
+    assert_px!("int2 e; float2 m = frexp(float2(8.0, -0.75), e); return float4(m, e);", [0.5, -0.75, 4.0, 0.0]);
+    assert_px!(
+        "float2 x = ldexp(float2(0.75, 3.0), int2(2, -1)); return float4(x, ldexp(1.0, 3), 1);",
+        [3.0, 1.5, 8.0, 1.0]
+    );
+    // mul(float, float1xC) and mul(floatRx1, float): the vector scaled.
+    assert_px!(
+        "float3 v = mul(2.0, float1x3(1, 2, 3)); float3 w = mul(float3x1(4, 5, 6), 0.5); return float4(v.z, w.x, v.x + w.z, 1);",
+        [6.0, 2.0, 5.0, 1.0]
+    );
+}
+
+#[test]
+fn glsl_texture2dproj_divides_by_the_last_component() {
+    let src = format!(
+        "{HEADER}float4 main_fragment(float2 tex : TEXCOORD0, uniform sampler2D s : TEXUNIT0) : COLOR {{ return float4(texture2DProj(s, float3(0.6, 1.2, 2.0)).rg, texture2DProj(s, float4(0.6, 1.2, 9.0, 2.0), -1.0).rg); }}\n"
+    );
+    let p = render_with(&src, PassInputs::single(source4(), SamplerState::default(), (1, 1))).pixels[0];
+    assert!(close(p, [0.25, 0.5, 0.25, 0.5]), "{p:?}");
+}
+
+#[test]
+fn gp4_texel_offsets_move_the_lookup_by_whole_texels() {
+    // Pixel (0, 0) of the 2x2 render reads the 4x4 source at texel (1, 1) (r = x / 4,
+    // g = y / 4); the offset moves it, after the projection.
+    assert_px!("return tex2D(s, tex, int2(1, 0));", [0.5, 0.25, 0.5, 1.0]);
+    assert_px!("return tex2Dproj(s, float3(tex * 2.0, 2.0), int2(0, 1));", [0.25, 0.5, 0.5, 1.0]);
+    assert_px!("return tex2D(s, tex, float2(0, 0), float2(0, 0), int2(-1, 1));", [0.0, 0.5, 0.5, 1.0]);
+    assert_px!("return tex2D(s, float3(tex, 0.9), int2(2, 2));", [0.75, 0.75, 0.5, 1.0]);
+}
+
+#[test]
+fn gp5_gather_reads_the_bilinear_footprint_in_glsl_order() {
+    // At (0.5, 0.5) the footprint is texels x 1-2, y 1-2; the order is (i0, j1), (i1, j1),
+    // (i1, j0), (i0, j0).
+    assert_px!("return tex2Dgather(s, float2(0.5, 0.5), 0);", [0.25, 0.5, 0.5, 0.25]);
+    assert_px!("return tex2Dgather(s, float2(0.5, 0.5), 1);", [0.5, 0.5, 0.25, 0.25]);
+    assert_px!("return tex2Dgather(s, float2(0.5, 0.5), int2(1, 0), 0);", [0.5, 0.75, 0.75, 0.5]);
+}
+
+#[test]
+fn noise_is_reported_not_invented() {
+    let src = format!(
+        "{HEADER}float4 main_fragment(float2 tex : TEXCOORD0) : COLOR {{ return float4(noise(tex), 0, 0, 1); }}\n"
+    );
+    // The front end accepts it (cgc declares it); the reference compiler refuses to run it.
+    let err = runtime_check::reference::source::cg(&src).err().expect("refused");
+    assert_eq!(err[0].code, "E0802");
+    assert!(err[0].message.contains("noise"), "{}", err[0].message);
+}
+
+#[test]
 fn integer_arithmetic() {
     assert_px!("int a = -7; int b = 2; return float4(a / b, a % b, 7 / (b - 2), 7 % 3);", [-3.0, -1.0, 0.0, 1.0]);
     assert_px!("int a = 5; unsigned int u = 7; return float4(a << 2, a >> 1, a & 3, u / 2);", [20.0, 2.0, 1.0, 3.0]);

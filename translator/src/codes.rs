@@ -76,6 +76,11 @@ pub const W_GLSL_BUILTIN: &str = "W0306";
 /// rejects a vertex output `TEXCOORD8`), within what another profile it used (gp4/gp5,
 /// on NVIDIA GPUs) accepted.
 pub const W_PROFILE_LIMIT: &str = "W0307";
+/// A standard-library call whose meaning depends on the profile family RetroArch compiled
+/// it with: the overload chosen is declared only in the GLSL profiles or only in gp4/gp5
+/// (NVIDIA), and the other family resolved the call to another overload or rejected it
+/// (`sema::families`).
+pub const W_PROFILE_FAMILY: &str = "W0308";
 
 // ---- porting (E04xx / W04xx) ----
 /// A Cg name the RetroArch runtime would not have bound in this pass (PASSPREV in pass 0, an unknown sampler, ...).

@@ -1,6 +1,6 @@
 //! The naga dialect: the same IR written with separate `texture2D` and `sampler`
 //! objects, one text per stage, no pragmas, and the rewrites naga's GLSL front end
-//! needs (helpers for `modf` and `matrixCompMult`, matrices composed from columns,
+//! needs (helpers for `modf`, `matrixCompMult`, `frexp`, `outerProduct` and `tex2Dgather`, matrices composed from columns,
 //! global initialisers naga cannot fold moved into `main`, non-finite constants as bits).
 //! Snapshots show the whole fragment stage; assertions pin the rules.
 
@@ -136,4 +136,26 @@ fn for_conditions_starting_with_a_constructor_are_parenthesised() {
     let f = naga(&src).fragment.text;
     assert!(canonical.contains("for (int i = 0; float(i) < 3.0; ++i)"), "{canonical}");
     assert!(f.contains("for (int i = 0; (float(i) < 3.0); ++i)"), "{f}");
+}
+
+#[test]
+fn glsl_functions_naga_lacks_go_through_helpers() {
+    // frexp (either exponent type) splits the bits; outerProduct is built from Cg's rows
+    // (naga types GLSL's transposed); tex2Dgather reads the footprint's texel centres.
+    let src = format!(
+        "{VERTEX}float4 main_fragment(float2 tex : TEXCOORD0, uniform sampler2D s0 : TEXUNIT0) : COLOR\n\
+         {{ int2 e; float2 f; float2 m = frexp(tex, e) + frexp(tex, f); float2x3 o = outerProduct(tex, float3(1, 2, 3));\n\
+         return float4(m + f + e, o[1].z, 0) + tex2Dgather(s0, tex, 2); }}\n"
+    );
+    let n = naga(&src);
+    let f = &n.fragment.text;
+    assert!(f.contains("float cg_frexp1(float x, out int e)"), "{f}");
+    assert!(f.contains("cg_frexp_vec2_ivec2(tex, e)") && f.contains("cg_frexp_vec2_vec2(tex, f)"), "{f}");
+    assert!(f.find("float cg_frexp1(") < f.find("vec2 cg_frexp_vec2_ivec2("), "helper order: {f}");
+    assert!(
+        f.contains("mat2x3 cg_outerProduct_vec2_vec3(vec2 c, vec3 r)\n{\n    return mat2x3(r * c.x, r * c.y);"),
+        "{f}"
+    );
+    assert!(f.contains("cg_gather(Source, Source_sampler, tex, ivec2(0), 2)"), "{f}");
+    assert!(!f.contains("textureGather(") && !f.contains(" outerProduct("), "naga lacks them: {f}");
 }

@@ -266,3 +266,23 @@ fn rule_written_uniforms_become_local_copies() {
     );
     insta::assert_snapshot!(port(&src, ctx(0, 1)));
 }
+
+#[test]
+fn rule_gp4_texel_offsets_and_gp5_gather() {
+    // Constant offsets become GLSL's *Offset lookups (a 1D offset a 2D one on the LUT's
+    // middle row; RECT coordinates are normalised first); gather keeps GLSL's order.
+    let src = frag(
+        "float3 c = float3(tex, 0.5);\nreturn tex2D(s0, tex, int2(1, 0)) + tex2D(s0, c, int2(0, -1)) + tex2Dproj(s0, float3(tex, 1.0), int2(2, 2))\n    + tex2D(s0, tex, ddx(tex), ddy(tex), int2(-1, 1)) + tex1D(ramp, tex.x, 3) + texRECT(rect, tex * 64.0, int2(1, 1))\n    + tex2Dgather(s0, tex, 2) + tex2Dgather(s0, tex, int2(1, 0), 3);",
+        ", uniform sampler1D ramp, uniform samplerRECT rect",
+    );
+    let mut c = ctx(0, 1);
+    c.luts = vec!["ramp".into(), "rect".into()];
+    insta::assert_snapshot!(port(&src, c));
+}
+
+#[test]
+fn rule_texel_offset_must_be_constant() {
+    // GLSL takes no run-time offset: a diagnostic at the offset, not a wrong lookup.
+    let src = frag("int2 o = int2(tex * 4.0);\nreturn tex2D(s0, tex, o) + tex2Dgather(s0, tex, o.x);", "");
+    insta::assert_snapshot!(port(&src, ctx(0, 1)));
+}

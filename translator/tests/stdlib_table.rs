@@ -20,23 +20,10 @@ use translator::sema::overload::{resolve, Candidate, Resolution};
 use translator::sema::profile::Profile;
 
 /// Functions with overload rows our table does not have yet, and why.
-const GAPS: &[(&str, &str)] = &[
-    ("frexp", "int exponent forms"),
-    ("ldexp", "int exponent forms"),
-    ("matrixCompMult", "GLSL name not in the table"),
-    ("mix", "bool selector forms"),
-    ("mul", "scalar x 1xN / Nx1 forms"),
-    ("noise", "noise not in the table"),
-    ("outerProduct", "GLSL name not in the table"),
-    ("texture2DProj", "GLSL texture names not in the table"),
-    ("tex1D", "gp4 texel-offset forms"),
-    ("tex1Dproj", "gp4 texel-offset forms"),
-    ("tex2D", "gp4 texel-offset forms"),
-    ("tex2Dgather", "gp5 gather not in the table"),
-    ("tex2Dproj", "gp4 texel-offset forms"),
-    ("texRECT", "gp4 texel-offset forms"),
-    ("texRECTproj", "gp4 texel-offset forms"),
-];
+const GAPS: &[(&str, &str)] = &[(
+    "tex2Dgather",
+    "the shadow-compare (float3) and four-offset (int4, int4) forms: what cgc computed is not measured",
+)];
 
 fn reference(name: &str) -> PathBuf {
     // The measured tables, kept in the repository (tests/cgc/README.md says where from).
@@ -199,7 +186,7 @@ fn stdlib_table_resolves_probe_shapes_as_cgc() {
         }
     }
     assert!(unexpected.is_empty(), "{agree} probe calls agree; these differ:\n{}", unexpected.join("\n"));
-    assert!(agree >= 2410, "only {agree} probe calls agree");
+    assert!(agree >= 4030, "only {agree} probe calls agree");
     println!("{agree} probe calls agree with cgc; known differences: {differ:?}");
 }
 
@@ -228,7 +215,10 @@ fn probe_gap(name: &str, args: &[Type], got: Result<Type, &str>) -> Option<Strin
         return Some("matrix argument cast to a scalar".into());
     }
     if name.starts_with("tex") && args.len() >= 3 {
-        return Some("gp4 texel-offset texture forms".into());
+        // The gp4 texel-offset forms of tex1D/tex2D/texRECT(proj) are modelled; cgc's
+        // other multi-argument forms (bias or lod as separate arguments, tex3D offsets)
+        // and GLSL's texelFetchOffset with int coordinates are not.
+        return Some("multi-argument texture forms not modelled".into());
     }
     None
 }

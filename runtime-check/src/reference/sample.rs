@@ -109,6 +109,39 @@ fn sample_level(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerSt
     out
 }
 
+/// GLSL's `textureGather` on level 0: component `comp` (0-3) of the four texels a
+/// bilinear lookup at `(u, v)` blends, their footprint moved by `offset` texels, in the
+/// order `(i0, j1), (i1, j1), (i1, j0), (i0, j0)` (wrapped by the sampler).
+pub fn gather(tex: &BoundTexture, u: f64, v: f64, offset: (i64, i64), comp: usize) -> [f32; 4] {
+    let chain = &*tex.texture;
+    let Some(img) = chain.levels.first() else { return [0.0; 4] };
+    let (i0, j0) = gather_origin(f64::from(img.width), f64::from(img.height), u, v, offset);
+    let c = comp.min(3);
+    let t = |i: i64, j: i64| fetch_wrapped(chain, 0, i, j, tex.state.wrap)[c];
+    [t(i0, j0 + 1), t(i0 + 1, j0 + 1), t(i0 + 1, j0), t(i0, j0)]
+}
+
+fn gather_origin(w: f64, h: f64, u: f64, v: f64, offset: (i64, i64)) -> (i64, i64) {
+    (texel_index(u * w - 0.5).saturating_add(offset.0), texel_index(v * h - 0.5).saturating_add(offset.1))
+}
+
+/// The hazard of [`gather`]: the footprint decided within [`hazard::SUBTEXEL`] of a texel
+/// centre, or a hazardous texel in it.
+pub fn gather_hazard(tex: &BoundTexture, u: f64, v: f64, offset: (i64, i64), approx: (bool, bool)) -> bool {
+    let chain = &*tex.texture;
+    let Some(img) = chain.levels.first() else { return false };
+    let (w, h) = (f64::from(img.width), f64::from(img.height));
+    if hazard::texel_boundary(u * w - 0.5, approx.0) || hazard::texel_boundary(v * h - 0.5, approx.1) {
+        return true;
+    }
+    let (i0, j0) = gather_origin(w, h, u, v, offset);
+    let at = |x: i64, y: i64| match (wrap(x, img.width, tex.state.wrap), wrap(y, img.height, tex.state.wrap)) {
+        (Some(x), Some(y)) => chain.texel_hazard(0, x, y),
+        _ => false,
+    };
+    !chain.hazard.is_empty() && (at(i0, j0) || at(i0 + 1, j0) || at(i0, j0 + 1) || at(i0 + 1, j0 + 1))
+}
+
 /// Samples at normalised `(u, v)` and level of detail `lod` (ignored without mipmaps).
 pub fn sample(tex: &BoundTexture, u: f64, v: f64, lod: f64) -> [f32; 4] {
     let chain = &*tex.texture;

@@ -1861,6 +1861,19 @@ impl<'a> StageWriter<'a> {
             let r = if rp > MULTIPLICATIVE { r.to_owned() } else { format!("({r})") };
             return (format!("{l} * {r}"), MULTIPLICATIVE);
         }
+        // GLSL's texel offsets and gather components must be constant expressions.
+        for i in stdlib::constant_arguments(b, args.len()) {
+            if let Some(&a) = args.get(i) {
+                if !naga_constant(self.m, exprs, a, &HashSet::new()) {
+                    let why = format!(
+                        "`{}`: GLSL needs this texel offset or gather component as a constant expression",
+                        b.name()
+                    );
+                    self.unsupported(Some(exprs.span(a)), why);
+                    return (self.zero(ret), PRIMARY);
+                }
+            }
+        }
         let printed: Vec<Arg> = args
             .iter()
             .map(|&a| {
@@ -1933,9 +1946,65 @@ impl StageWriter<'_> {
     }
 
     /// Builtins naga's GLSL front end lacks or types differently: `modf` (a helper),
-    /// `dot` of two scalars (a product).
+    /// `dot` of two scalars (a product), `matrixCompMult` and `frexp` with an `int`
+    /// exponent (helpers; `frexp` splits the binary32 bits, which is exact).
     fn naga_builtin(&mut self, b: Builtin, args: &[Arg]) -> Option<Printed> {
         match (b, args) {
+            // Cg's float-exponent form too (naga has no `frexp` at all).
+            (Builtin::Frexp, [x, e]) => {
+                let (t, it) = (glsl_type(x.ty)?, glsl_type(e.ty)?);
+                self.helpers.insert(
+                    // Keyed to sort before the vector forms that call it.
+                    "cg_frexp/float".into(),
+                    "// frexp of one float by its bits: zero, infinities and NaN give x and e = 0.\n\
+                     float cg_frexp1(float x, out int e)\n{\n    int b = floatBitsToInt(x);\n    \
+                     int k = (b >> 23) & 255;\n    e = 0;\n    if (k == 0 || k == 255)\n        return x;\n    \
+                     e = k - 126;\n    return intBitsToFloat((b & ~0x7f800000) | 0x3f000000);\n}\n"
+                        .into(),
+                );
+                if t == "float" && it == "int" {
+                    return Some((format!("cg_frexp1({}, {})", x.text, e.text), PRIMARY));
+                }
+                let n = match x.ty {
+                    Type::Vector(_, n) => usize::from(n),
+                    _ => 1,
+                };
+                // One `int` per component: naga's SPIR-V writer fails on a vector
+                // component passed as an `out` argument.
+                let comps: Vec<String> = if n == 1 {
+                    vec!["cg_frexp1(x, e0)".into()]
+                } else {
+                    "xyzw".chars().take(n).enumerate().map(|(i, k)| format!("cg_frexp1(x.{k}, e{i})")).collect()
+                };
+                let ints: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
+                let name = format!("cg_frexp_{t}_{it}");
+                self.helpers.insert(
+                    format!("cg_frexp/{t}_{it}"),
+                    format!(
+                        "{t} {name}({t} x, out {it} e)\n{{\n    int {ints};\n    {t} m = {t}({});\n    e = {it}({ints});\n    return m;\n}}\n",
+                        comps.join(", "),
+                        ints = ints.join(", ")
+                    ),
+                );
+                Some((format!("{name}({}, {})", x.text, e.text), PRIMARY))
+            }
+            (Builtin::MatrixCompMult, [x, y]) => Some((self.matrix_comp_mult(&x.text, &y.text, x.ty), PRIMARY)),
+            // naga types GLSL's `outerProduct` with rows and columns swapped: build the
+            // columns (Cg's rows `c[i] * r`) in a helper.
+            (Builtin::OuterProduct, [c, r]) => {
+                let (Type::Vector(s, rows), Type::Vector(_, cols)) = (c.ty, r.ty) else { return None };
+                let (t, ct, rt) = (glsl_type(Type::mat(s, rows, cols))?, glsl_type(c.ty)?, glsl_type(r.ty)?);
+                let columns: Vec<String> =
+                    "xyzw".chars().take(usize::from(rows)).map(|k| format!("r * c.{k}")).collect();
+                self.helpers.insert(
+                    format!("cg_outerProduct/{ct}_{rt}"),
+                    format!(
+                        "{t} cg_outerProduct_{ct}_{rt}({ct} c, {rt} r)\n{{\n    return {t}({});\n}}\n",
+                        columns.join(", ")
+                    ),
+                );
+                Some((format!("cg_outerProduct_{ct}_{rt}({}, {})", c.text, r.text), PRIMARY))
+            }
             (Builtin::Modf, [x, i]) => {
                 let t = glsl_type(x.ty)?;
                 self.helpers.insert(

@@ -53,8 +53,13 @@
 //! * `fetch` forms read one texel without filtering at integer coordinates and an integer
 //!   level; out-of-range coordinates or levels read `(0, 0, 0, 0)` (pinned; Cg leaves it
 //!   undefined).
-//! * Cg 3.1 also takes an optional trailing `int texelOff` on many forms (gp4 profiles
-//!   only) and integer samplers (`isampler2D`, ...); neither is modelled.
+//! * *Texel offsets* (gp4 profiles): the plain, shadow, gradient and `proj` forms of
+//!   `tex1D`, `tex2D` and `texRECT` (and `tex1Dproj`, `tex2Dproj`, `texRECTproj`) take an
+//!   optional trailing `int` (1D) or `int2` offset; such a call is the same variant with
+//!   one more argument. The offset moves the lookup by whole texels of level 0, after
+//!   the projection and after the level of detail was chosen (GLSL's `textureOffset`:
+//!   the derivatives are those of the coordinates without it). GLSL wants it constant.
+//! * Integer samplers (`isampler2D`, ...) are not modelled.
 
 macro_rules! builtins {
     ($( $(#[$meta:meta])* $variant:ident => $name:literal, )*) => {
@@ -158,12 +163,14 @@ builtins! {
     Modf => "modf",
     /// `frexp(x, out e)`: per component splits `x` into a mantissa `m` with
     /// `0.5 <= |m| < 1` (returned) and an exponent `e` (written, as a value of `T`'s
-    /// floating type, not an `int`) with `x == m * 2^e`. Zero gives `m = e = 0` (the Cg
+    /// floating type, or in the forms cgc 3.1 also declared, `frexp(floatN, out intN)`, as
+    /// an `int`) with `x == m * 2^e`. Zero gives `m = e = 0` (the Cg
     /// page); infinities and NaN give `m = x`, `e = 0` (pinned; C leaves `e` unspecified).
     Frexp => "frexp",
     /// `ldexp(x, n)`: per component `x * exp2(n)` (Cg reference implementation). `n` is
-    /// floating and is *not* truncated: `ldexp(1, 0.5) == sqrt(2)`. GLSL `ldexp` takes an
-    /// integer exponent.
+    /// floating and is *not* truncated: `ldexp(1, 0.5) == sqrt(2)`; cgc 3.1 also declared
+    /// `ldexp(floatN, intN)`, GLSL's form, with the same meaning. GLSL `ldexp` takes an
+    /// integer exponent only.
     Ldexp => "ldexp",
 
     // ---- Exponential, power, roots ---------------------------------------------------
@@ -346,6 +353,13 @@ builtins! {
     /// `inverse(A)` of a square matrix: `adjugate(A) / determinant(A)`; a singular matrix
     /// gives infinite or NaN components.
     Inverse => "inverse",
+    /// `matrixCompMult(A, B)` (a GLSL name cgc 3.1 declared for float matrices 2x2 to 4x4,
+    /// and double in gp5): per component `A[i][j] * B[i][j]`, as Cg's `A * B`.
+    MatrixCompMult => "matrixCompMult",
+    /// `outerProduct(c, r)` (GLSL name, vectors 2-4): the `R x C` matrix
+    /// `m[i][j] = c[i] * r[j]` (`c` a column, `r` a row; `outerProduct(float2, float3)` is a
+    /// `float2x3`, 2 rows, in Cg's order).
+    OuterProduct => "outerProduct",
 
     // ---- Logic -------------------------------------------------------------------------
     /// `any(x)`: whether some component of `x` is true; numeric components count as true
@@ -370,6 +384,16 @@ builtins! {
     GreaterThanEqual => "greaterThanEqual",
     /// `not(x)`: per component logical negation of a `bool` vector 2-4.
     Not => "not",
+    /// `mix(x, y, s)` with a `bool` selector (GLSL's select form, which cgc 3.1 declared:
+    /// `mix(floatN, floatN, boolN)` and `mix(floatN, floatN, bool)`): per component `s ? y
+    /// : x`, a choice, not a blend (no arithmetic: infinities and NaN pass through). A
+    /// scalar `s` selects the whole vector.
+    MixSelect => "mix",
+    /// `noise(x)` (Cg 3.1 declares `float noise(floatN)` in every profile): a Perlin-style
+    /// noise value. What NVIDIA's compiler computed for it is not documented and was not
+    /// measured, so neither the interpreter nor the writer invents a value: both report
+    /// the call as unsupported.
+    Noise => "noise",
 
     // ---- Fragment-only ----------------------------------------------------------------
     /// `ddx(x)`: per component the difference of `x` between the two horizontally adjacent
@@ -443,6 +467,13 @@ builtins! {
     /// `tex2Dproj(sampler2D s, float4 c)`: lookup at `c.xy / c.w`, reference `c.z / c.w`
     /// (ignored for colour textures).
     Tex2DProjShadow => "tex2Dproj",
+    /// GLSL `texture2DProj(sampler2D s, float3 c, float bias)`, which cgc 3.1 declared
+    /// (its bias-less forms are [`Builtin::Tex2DProj`] and [`Builtin::Tex2DProjShadow`]):
+    /// lookup at `c.xy / c.z` with `bias` added to the implicit level of detail.
+    Texture2DProjBias => "texture2DProj",
+    /// GLSL `texture2DProj(sampler2D s, float4 c, float bias)`: lookup at `c.xy / c.w`
+    /// (`c.z` unused) with `bias` added to the implicit level of detail.
+    Texture2DProj4Bias => "texture2DProj",
     /// `tex2Dcmpbias(sampler2D s, float4 c)`: coordinate `c.xy`, reference `c.z` (ignored
     /// for colour textures), level-of-detail bias `c.w`.
     Tex2DCmpBias => "tex2Dcmpbias",
@@ -458,6 +489,15 @@ builtins! {
     Tex2DFetchOffset => "texelFetchOffset",
     /// `tex2Dsize(sampler2D s, int lod)`: `int3(width, height, 0)` of level `lod`.
     Tex2DSize => "tex2Dsize",
+    /// `tex2Dgather(sampler2D s, float2 uv, int comp)` (gp5): component `comp` (0 to 3:
+    /// r, g, b, a) of the four texels a bilinear lookup at `uv` of level 0 would blend,
+    /// unfiltered, in GLSL's `textureGather` order: with `i0 = floor(u * w - 0.5)`, `j0 =
+    /// floor(v * h - 0.5)` (wrapped by the sampler), `(i0, j1), (i1, j1), (i1, j0), (i0,
+    /// j0)` where `i1 = i0 + 1`, `j1 = j0 + 1`. GLSL wants `comp` constant.
+    Tex2DGather => "tex2Dgather",
+    /// `tex2Dgather(sampler2D s, float2 uv, int2 offset, int comp)` (gp5): as
+    /// [`Builtin::Tex2DGather`] with the footprint moved by `offset` texels.
+    Tex2DGatherOffset => "tex2Dgather",
 
     // ---- 3D textures -------------------------------------------------------------------
     /// `tex3D(sampler3D s, float3 c)`: filtered lookup at `c`, implicit level of detail.

@@ -11,7 +11,8 @@
 //!   `m[i]` of an `Rx1` is component `i`, `m[0]` of a `1xC` is the vector; `_mRC`
 //!   becomes a swizzle. `mul` with such an operand becomes the product it is:
 //!   `mul(M, floatKx1)` is `mul(M, floatK)`, `mul(float1xK, M)` is `mul(floatK, M)`,
-//!   and `mul(float1xK, floatKx1)` (a 1x1 matrix) is `dot`. Reshapes between the
+//!   and `mul(float1xK, floatKx1)` (a 1x1 matrix) is `dot`; `mul(s, float1xC)` and
+//!   `mul(floatRx1, s)` with a one-component `s` are the vector times `s` smeared. Reshapes between the
 //!   matrix and its vector, and `transpose`, disappear.
 //! * A bool/int/uint `RxC` is an array of its `R` rows (`bool3 m[3]`): `m[i]` is row `i`
 //!   as in Cg, and constructors are regrouped into one row constructor per row.
@@ -19,7 +20,7 @@
 //! Anything else on these types (operators on whole bool matrices, an outer product,
 //! casts between shapes) is left alone, so the writer still reports it (E0402).
 
-use crate::ir::{Builtin, Expr, ExprKind, Exprs, Literal, Module, Type};
+use crate::ir::{BinaryOp, Builtin, Expr, ExprKind, Exprs, Literal, Module, Type};
 use std::borrow::Cow;
 
 /// Whether GLSL has no type for `ty` (a matrix that is not float-family and >= 2x2).
@@ -180,6 +181,32 @@ fn rewrite(m: &mut Module, src: &Exprs, dst: &mut Exprs) -> bool {
                     Type::Matrix { rows, cols, .. } => Some((rows, cols)),
                     _ => None,
                 };
+                // `mul(s, float1xC)` and `mul(floatRx1, s)` with a one-component `s`: the
+                // vector scaled, `s` smeared over it (the one product per component is
+                // the same either way round).
+                let scaled = match (builtin, types.as_slice()) {
+                    _ if types.iter().any(|&t| as_rows(t)) => None,
+                    (Builtin::MulVecMat, &[s, m]) if components(s) == Some(1) && shape(m).is_some_and(|x| x.1 >= 2) => {
+                        Some((args[0], args[1]))
+                    }
+                    (Builtin::MulMatVec, &[m, s]) if components(s) == Some(1) && shape(m).is_some_and(|x| x.0 >= 2) => {
+                        Some((args[1], args[0]))
+                    }
+                    _ => None,
+                };
+                if let Some((s, v)) = scaled {
+                    let n = match ty {
+                        Type::Vector(_, n) => n,
+                        _ => 1,
+                    };
+                    let kind = match src[s].ty {
+                        Type::Scalar(_) => ExprKind::Splat { value: s },
+                        _ => ExprKind::Swizzle { base: s, components: vec![0; usize::from(n)] },
+                    };
+                    let smeared = dst.append(Expr { kind, ty }, span);
+                    dst.get_mut(h).kind = ExprKind::Binary { op: BinaryOp::Mul, lhs: smeared, rhs: v };
+                    continue;
+                }
                 let new = match (builtin, types.as_slice()) {
                     _ if types.iter().any(|&t| as_rows(t)) => None,
                     (Builtin::MulMatMat, &[a, b]) => match (shape(a), shape(b)) {

@@ -96,7 +96,7 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
     };
     let ty_name = |t: Type| glsl_type(t).ok_or_else(|| format!("`{}` on a type slang has no equivalent for", b.name()));
     if args.iter().any(|x| matches!(x.ty, Type::Matrix { .. }))
-        && !matches!(b, MulMatVec | MulVecMat | MulMatMat | Transpose | Determinant | Inverse)
+        && !matches!(b, MulMatVec | MulVecMat | MulMatMat | Transpose | Determinant | Inverse | MatrixCompMult)
     {
         return Err(format!("`{}` on a matrix has no GLSL equivalent (GLSL applies it to vectors only)", b.name()));
     }
@@ -124,6 +124,27 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
             Ok((format!("clamp({}, 0.0, 1.0)", x.text), PRIMARY))
         }
         Lerp => same("mix"),
+        MatrixCompMult => same("matrixCompMult"),
+        // Cg's `RxC` is GLSL's transpose (see `port::matrix`): GLSL's `outerProduct(r, c)`
+        // has `c`'s length columns of `r`'s length, i.e. columns `c[i] * r`, which are the
+        // rows of Cg's `outerProduct(c, r)`.
+        OuterProduct => {
+            let (c, r) = (a(0)?, a(1)?);
+            Ok((format!("outerProduct({}, {})", r.text, c.text), PRIMARY))
+        }
+        // GLSL's `mix` with a bool selector is a select; a scalar selector of a vector is
+        // widened to the vector's size.
+        MixSelect => {
+            let (x, y, s) = (a(0)?, a(1)?, a(2)?);
+            let s = match (x.ty, s.ty) {
+                (Type::Vector(_, n), Type::Scalar(_)) if n > 1 => format!("bvec{n}({})", s.text),
+                _ => s.text.clone(),
+            };
+            Ok((format!("mix({}, {}, {s})", x.text, y.text), PRIMARY))
+        }
+        Noise => Err("`noise`: what NVIDIA's Cg compiler computed for it is not documented or measured, so it \
+                      has no faithful translation (replace it with an explicit noise function)"
+            .into()),
         Round => same("roundEven"),
         Frac => same("fract"),
         GlslMod => same("mod"),
@@ -137,6 +158,8 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
         Fwidth => same("fwidthFine"),
         FloatToIntBits | FloatToRawIntBits => same("floatBitsToInt"),
         IntBitsToFloat => same("intBitsToFloat"),
+        // GLSL's own `ldexp` and `frexp` take an `int` exponent: the same meaning.
+        Ldexp if args.get(1).is_some_and(|e| e.ty.scalar() == Some(Scalar::Int)) => same("ldexp"),
         Ldexp => {
             let (x, e) = (a(0)?, a(1)?);
             Ok((format!("{} * exp2({})", paren(x, MULTIPLICATIVE), e.text), MULTIPLICATIVE))
@@ -227,6 +250,70 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
     }
 }
 
+/// Where a gp4 texel offset sits in a sampling form's arguments (it is optional, last).
+fn offset_index(b: Builtin) -> Option<usize> {
+    use Builtin::*;
+    match b {
+        Tex1DGrad | Tex1DShadowGrad | Tex2DGrad | Tex2DShadowGrad | TexRectGrad | TexRectShadowGrad => Some(4),
+        Tex1D | Tex1DShadow | Tex1DProj | Tex1DProjShadow | Tex2D | Tex2DShadow | Tex2DProj | Tex2DProjShadow
+        | TexRect | TexRectShadow | TexRectProj | TexRectProjShadow => Some(2),
+        _ => None,
+    }
+}
+
+/// The arguments of a call of `b` with `n` arguments that its GLSL mapping needs as
+/// constant expressions (GLSL's texel offsets and gather component); the writer checks
+/// them on the IR and reports any that is not.
+pub fn constant_arguments(b: Builtin, n: usize) -> Vec<usize> {
+    match b {
+        Builtin::Tex2DGather => vec![2],
+        Builtin::Tex2DGatherOffset => vec![2, 3],
+        _ => offset_index(b).filter(|&i| i < n).into_iter().collect(),
+    }
+}
+
+/// A sampling form with a gp4 texel offset: GLSL's `*Offset` lookups. `s` is the printed
+/// sampler; the coordinate is split with swizzles, so a projective RECT or 1D coordinate
+/// (read twice) must be a simple name.
+fn texture_offset(b: Builtin, args: &[Arg], off: &Arg, s: &str) -> Result<(String, u8), String> {
+    use Builtin::*;
+    let arg = |i: usize| args.get(i).ok_or_else(|| format!("`{}` is missing an argument", b.name()));
+    let part = |c: &Arg, swizzle: &str| {
+        component(c, swizzle).ok_or_else(|| format!("`{}` with a texel offset and a complex coordinate", b.name()))
+    };
+    // A swizzle read once: any expression, parenthesised.
+    let once = |c: &Arg, swizzle: &str| -> Result<String, String> { Ok(format!("{}.{swizzle}", paren(c, PRIMARY))) };
+    let c = arg(1)?;
+    let size = format!("vec2(textureSize({s}, 0))");
+    let o = off.text.as_str();
+    let o1 = format!("ivec2({o}, 0)");
+    let text = match b {
+        Tex2D => format!("textureOffset({s}, {}, {o})", c.text),
+        TexRect => format!("textureOffset({s}, {} / {size}, {o})", paren(c, MULTIPLICATIVE + 1)),
+        Tex2DShadow => format!("textureOffset({s}, {}, {o})", once(c, "xy")?),
+        TexRectShadow => format!("textureOffset({s}, {} / {size}, {o})", once(c, "xy")?),
+        Tex2DGrad | TexRectGrad | Tex2DShadowGrad | TexRectShadowGrad => {
+            let xy = if matches!(b, Tex2DGrad | TexRectGrad) { c.text.clone() } else { once(c, "xy")? };
+            let xy = if matches!(b, TexRectGrad | TexRectShadowGrad) { format!("({xy}) / {size}") } else { xy };
+            format!("textureGradOffset({s}, {xy}, {}, {}, {o})", arg(2)?.text, arg(3)?.text)
+        }
+        Tex2DProj | Tex2DProjShadow => format!("textureProjOffset({s}, {}, {o})", c.text),
+        TexRectProj => format!("textureOffset({s}, {} / {} / {size}, {o})", part(c, "xy")?, part(c, "z")?),
+        TexRectProjShadow => format!("textureOffset({s}, {} / {} / {size}, {o})", part(c, "xy")?, part(c, "w")?),
+        Tex1D => format!("textureOffset({s}, vec2({}, 0.5), {o1})", c.text),
+        Tex1DShadow => format!("textureOffset({s}, vec2({}, 0.5), {o1})", once(c, "x")?),
+        Tex1DGrad | Tex1DShadowGrad => {
+            let x = if b == Tex1DGrad { c.text.clone() } else { once(c, "x")? };
+            let (dx, dy) = (arg(2)?, arg(3)?);
+            format!("textureGradOffset({s}, vec2({x}, 0.5), vec2({}, 0.0), vec2({}, 0.0), {o1})", dx.text, dy.text)
+        }
+        Tex1DProj => format!("textureOffset({s}, vec2({} / {}, 0.5), {o1})", part(c, "x")?, part(c, "y")?),
+        Tex1DProjShadow => format!("textureOffset({s}, vec2({} / {}, 0.5), {o1})", part(c, "x")?, part(c, "z")?),
+        _ => return Err(format!("`{}` has no texel-offset form", b.name())),
+    };
+    Ok((text, PRIMARY))
+}
+
 /// The texture family. RetroArch binds 2D textures only: 1D lookups read the middle row
 /// of the 2D LUT, RECT lookups divide by the texture size, and shadow-compare forms are
 /// plain lookups (RetroArch's textures are colour textures: the reference is ignored).
@@ -242,6 +329,9 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
         }
     };
     let arg = |i: usize| args.get(i).ok_or_else(|| format!("`{}` is missing an argument", b.name()));
+    if let Some(off) = offset_index(b).and_then(|i| args.get(i)) {
+        return texture_offset(b, args, off, &s);
+    }
     // Splits a packed coordinate (`float4 c` with lod/bias in w) without evaluating it
     // twice: swizzles of a simple argument, else a helper function.
     let mut packed = |name: &str, coord_ty: &str, body_expr: &str, c: &Arg| -> Result<(String, u8), String> {
@@ -289,8 +379,16 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
         }
         Tex2DBias | TexRectBias | Tex2DCmpBias => packed("tex2Dbias", "vec4", "texture($s, $c.xy, $c.w)", arg(1)?),
         Tex2DLod | TexRectLod | Tex2DCmpLod => packed("tex2Dlod", "vec4", "textureLod($s, $c.xy, $c.w)", arg(1)?),
-        Tex2DProj | TexRectProj => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
-        Tex2DProjShadow | TexRectProjShadow => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
+        Tex2DProj | Tex2DProjShadow => Ok((format!("textureProj({s}, {})", arg(1)?.text), PRIMARY)),
+        // RECT coordinates are texels: divided, then normalised (textureProj alone would
+        // read them as normalised coordinates).
+        TexRectProj => packed("texRECTproj", "vec3", "texture($s, $c.xy / $c.z / vec2(textureSize($s, 0)))", arg(1)?),
+        TexRectProjShadow => {
+            packed("texRECTproj4", "vec4", "texture($s, $c.xy / $c.w / vec2(textureSize($s, 0)))", arg(1)?)
+        }
+        Texture2DProjBias | Texture2DProj4Bias => {
+            Ok((format!("textureProj({s}, {}, {})", arg(1)?.text, arg(2)?.text), PRIMARY))
+        }
         Tex2DFetch | TexRectFetch => packed("tex2Dfetch", "ivec4", "texelFetch($s, $c.xy, $c.w)", arg(1)?),
         // naga's GLSL front end drops the offset of `texelFetchOffset`; the naga dialect
         // adds it to the coordinate, which reads the same texel.
@@ -301,6 +399,33 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
             Ok((format!("texelFetchOffset({s}, {}, {}, {})", arg(1)?.text, arg(2)?.text, arg(3)?.text), PRIMARY))
         }
         Tex2DSize | TexRectSize => Ok((format!("ivec3(textureSize({s}, {}), 0)", arg(1)?.text), PRIMARY)),
+        // naga's GLSL front end has no `textureGather`: four level-0 lookups at the texel
+        // centres of the footprint read exactly those texels, filtered or not, wrapped
+        // by the sampler as the gather would be.
+        Tex2DGather | Tex2DGatherOffset if first.pair.is_some() => {
+            let (off, comp) =
+                if b == Tex2DGather { ("ivec2(0)".to_owned(), arg(2)?) } else { (arg(2)?.text.clone(), arg(3)?) };
+            helpers.insert(
+                "cg_gather/naga".into(),
+                format!(
+                    "// tex2Dgather: component `comp` of the bilinear footprint at uv (moved by off texels),\n\
+                     // in textureGather's order, by lookups at the four texel centres.\n\
+                     vec4 cg_gather({helper_params}, vec2 uv, ivec2 off, int comp)\n{{\n    \
+                     vec2 size = vec2(textureSize({helper_s}, 0));\n    \
+                     vec2 f = floor(uv * size - 0.5) + vec2(off);\n    \
+                     vec4 a = textureLod({helper_s}, (f + vec2(0.5, 1.5)) / size, 0.0);\n    \
+                     vec4 b = textureLod({helper_s}, (f + vec2(1.5, 1.5)) / size, 0.0);\n    \
+                     vec4 c = textureLod({helper_s}, (f + vec2(1.5, 0.5)) / size, 0.0);\n    \
+                     vec4 d = textureLod({helper_s}, (f + vec2(0.5, 0.5)) / size, 0.0);\n    \
+                     return vec4(a[comp], b[comp], c[comp], d[comp]);\n}}\n"
+                ),
+            );
+            Ok((format!("cg_gather({call_s}, {}, {off}, {})", arg(1)?.text, comp.text), PRIMARY))
+        }
+        Tex2DGather => Ok((format!("textureGather({s}, {}, {})", arg(1)?.text, arg(2)?.text), PRIMARY)),
+        Tex2DGatherOffset => {
+            Ok((format!("textureGatherOffset({s}, {}, {}, {})", arg(1)?.text, arg(2)?.text, arg(3)?.text), PRIMARY))
+        }
         Tex1D => Ok((format!("texture({s}, vec2({}, 0.5))", arg(1)?.text), PRIMARY)),
         Tex1DShadow => packed("tex1D_x", "vec2", "texture($s, vec2($c.x, 0.5))", arg(1)?),
         Tex1DGrad => Ok((
@@ -353,6 +478,29 @@ mod tests {
     }
 
     #[test]
+    fn glsl_forms_cgc_declared() {
+        let mut h = Helpers::new();
+        let (v2, v3) = (Type::vec(Scalar::Float, 2), Type::vec(Scalar::Float, 3));
+        // Cg's outerProduct(c, r) has rows c[i] * r: GLSL's outerProduct(r, c) (transposed).
+        let outer = map(Builtin::OuterProduct, &[arg("c", v2), arg("r", v3)], Type::mat(Scalar::Float, 2, 3), &mut h);
+        assert_eq!(outer.unwrap().0, "outerProduct(r, c)");
+        let b3 = Type::vec(Scalar::Bool, 3);
+        let sel = map(Builtin::MixSelect, &[arg("x", v3), arg("y", v3), arg("s", b3)], v3, &mut h).unwrap().0;
+        assert_eq!(sel, "mix(x, y, s)");
+        let sel = map(Builtin::MixSelect, &[arg("x", v3), arg("y", v3), arg("b", Type::BOOL)], v3, &mut h).unwrap().0;
+        assert_eq!(sel, "mix(x, y, bvec3(b))", "a scalar selector is widened");
+        let i3 = Type::vec(Scalar::Int, 3);
+        assert_eq!(map(Builtin::Ldexp, &[arg("x", v3), arg("e", i3)], v3, &mut h).unwrap().0, "ldexp(x, e)");
+        assert_eq!(map(Builtin::Ldexp, &[arg("x", v3), arg("e", v3)], v3, &mut h).unwrap().0, "x * exp2(e)");
+        let noise = map(Builtin::Noise, &[arg("x", v2)], Type::FLOAT, &mut h).unwrap_err();
+        assert!(noise.contains("not documented or measured"), "{noise}");
+        let s = arg("Source", Type::Sampler(crate::ir::SamplerDim::D2));
+        let v4 = Type::vec(Scalar::Float, 4);
+        let proj = map(Builtin::Texture2DProj4Bias, &[s, arg("c", v4), arg("1.0", Type::FLOAT)], v4, &mut h);
+        assert_eq!(proj.unwrap().0, "textureProj(Source, c, 1.0)");
+    }
+
+    #[test]
     fn texture_forms() {
         let mut h = Helpers::new();
         let s = arg("Source", Type::Sampler(crate::ir::SamplerDim::D2));
@@ -367,6 +515,9 @@ mod tests {
         let args = [s.clone(), arg("p", i2), arg("0", Type::INT), arg("ivec2(1, 0)", i2)];
         let fetch = map(Builtin::Tex2DFetchOffset, &args, v4, &mut h).unwrap().0;
         assert_eq!(fetch, "texelFetchOffset(Source, p, 0, ivec2(1, 0))");
+        let v3 = Type::vec(Scalar::Float, 3);
+        let rect = map(Builtin::TexRectProj, &[s.clone(), arg("c", v3)], v4, &mut h).unwrap().0;
+        assert_eq!(rect, "texture(Source, c.xy / c.z / vec2(textureSize(Source, 0)))", "RECT texels are normalised");
         assert!(map(Builtin::Tex3D, &[s, arg("c", Type::vec(Scalar::Float, 3))], v4, &mut h).is_err());
     }
 }

@@ -11,6 +11,7 @@
 //! the expression yields `None`; the caller drops the statement and goes on.
 
 use super::convert::{arithmetic_scalar, classify, Class};
+use super::families;
 use super::intrinsics;
 use super::overload::{self, Candidate, Resolution};
 use super::swizzle;
@@ -1192,8 +1193,8 @@ impl<'a> Lowerer<'a> {
             profiles: &no_profiles,
         }));
         // Arguments written as `sampler` match any specific sampler formal.
-        let resolved =
-            overload::resolve(&self.module, &candidates, &sampler_args(&arg_types, &candidates), &self.profile);
+        let resolution_args = sampler_args(&arg_types, &candidates);
+        let resolved = overload::resolve(&self.module, &candidates, &resolution_args, &self.profile);
         let chosen = match resolved {
             Resolution::Unique(i) => i,
             Resolution::NoMatch(why) => {
@@ -1231,6 +1232,9 @@ impl<'a> Lowerer<'a> {
             self.build_user_call(handle, &params, args, span)
         } else {
             let o = stdlib[chosen - user.len()];
+            if user.is_empty() {
+                self.warn_family_difference(display, &stdlib, chosen, &resolution_args, span);
+            }
             if glsl {
                 let cg = match o.builtin.name() {
                     "frac" => "; Cg spells it `frac`",
@@ -1249,6 +1253,45 @@ impl<'a> Lowerer<'a> {
             }
             self.build_builtin_call(o, args, span)
         }
+    }
+
+    /// W0308 where the standard-library overload chosen for a call is declared in one
+    /// profile family only and the other family read the call differently.
+    fn warn_family_difference(
+        &mut self,
+        display: &str,
+        stdlib: &[&'static intrinsics::Overload],
+        chosen: usize,
+        args: &[Type],
+        span: Span,
+    ) {
+        let Some(d) = families::family_difference(&self.module, display, stdlib, chosen, args, &self.profile) else {
+            return;
+        };
+        let o = stdlib[chosen];
+        let form = format!("{display}({})", self.signature_list(&o.param_types));
+        let (gpus, ret) = (if d.declared.starts_with("glsl") { "most GPUs" } else { "NVIDIA GPUs" }, o.ret);
+        let ret = self.type_name(ret);
+        let there = match d.elsewhere {
+            families::Elsewhere::Resolved(j) => {
+                let alt = stdlib[j];
+                let (sig, alt_ret) = (self.signature_list(&alt.param_types), self.type_name(alt.ret));
+                format!(
+                    "{} chose `{display}({sig})` (returning {alt_ret}), so the result differed between GPUs",
+                    d.other
+                )
+            }
+            families::Elsewhere::Rejected => format!("{} rejected the call, so the shader ran only on {gpus}", d.other),
+        };
+        self.warn(
+            codes::W_PROFILE_FAMILY,
+            span,
+            format!(
+                "`{form}` is declared only in the {} profiles ({gpus} in RetroArch); NVIDIA's compiler under {there}; \
+                 translated with the {} form (returning {ret})",
+                d.declared, d.declared
+            ),
+        );
     }
 
     fn signature_list(&self, types: &[Type]) -> String {

@@ -20,7 +20,8 @@
 //! * The domain names the scalars and shapes a generic form is instantiated over:
 //!   scalars `f` (the float family: `float`, `half`, `fixed`, `double`), `F` (`float`
 //!   only), `D` (`double` only), `h` (`half` only), `x` (`fixed` only), `i` (`int`), `u` (`uint`), `b` (`bool`); shapes `s` (scalar), `v` (vectors of
-//!   1 to 4 components), `w` (vectors of 2 to 4), `m` (matrices 1x1 to 4x4).
+//!   1 to 4 components), `w` (vectors of 2 to 4), `m` (matrices 1x1 to 4x4), `M`
+//!   (matrices 2x2 to 4x4).
 //! * A type is `T` (the domain type), or a scalar word followed by a shape. The scalar
 //!   word is `E` (the domain's element scalar) or a Cg scalar name (`float`, `half`,
 //!   `fixed`, `double`, `int`, `uint`, `bool`); the shape is empty (scalar), `@` (the
@@ -44,8 +45,10 @@
 //!
 //! * Sampler parameters use the specific sampler type (`sampler2D` for `tex2D`); the
 //!   resolver accepts the untyped Cg 1.x `sampler` ([`crate::ir::SamplerDim::Any`]) for
-//!   any of them by itself. Integer samplers, array/buffer/multisample samplers and the
-//!   gp4 `int texelOff` argument are not modelled.
+//!   any of them by itself. Integer samplers and array/buffer/multisample samplers are
+//!   not modelled. The gp4 texel-offset forms (`tex2D(s, uv, int2 offset)`, also after the
+//!   derivatives, and the `tex1D`, `tex1Dproj`, `tex2Dproj`, `texRECT`, `texRECTproj`
+//!   ones) are the plain variants with one more, trailing, `int`/`int2` argument.
 //! * Stages: `ddx`, `ddy`, `fwidth`, `clip` and every texture form whose level of detail
 //!   is implicit (plain, shadow, `bias`, `proj`, `cmpbias`) are fragment-only. RetroArch's
 //!   Cg runtime used vp40/gp4vp/glslv vertex profiles, where textures are read with an
@@ -69,7 +72,13 @@
 //!   vectors 1-4, `refract` too (with a scalar `eta`); `cross` only 3-vectors. `atan(y,
 //!   x)` is declared beside `atan2` and is the same function. `mul`, `transpose`,
 //!   `determinant` (square only) and `inverse` (square) are float-family only; `mul` has
-//!   exactly the matrix-vector, vector-matrix and matrix-matrix forms (no scalar forms).
+//!   the matrix-vector, vector-matrix and matrix-matrix forms, and the two scalar forms
+//!   cgc declares: `mul(float, float1xC)` and `mul(floatRx1, float)` (a vector).
+//! * `frexp` and `ldexp` take the exponent as `T` (Cg's pages) or as the `int` of `T`'s
+//!   shape (GLSL's forms, which cgc declares too). `noise(floatN)` returns a `float`.
+//! * GLSL names cgc declares beside those: `matrixCompMult` (float and double matrices
+//!   2x2 to 4x4), `outerProduct` (vectors 2-4), `mix` with a `bool` or `boolN` selector (a
+//!   select), `texture2DProj` (with an optional bias).
 //! * `floatToIntBits`, `floatToRawIntBits` take `float` only, `intBitsToFloat` `int` only
 //!   (gp4). The gp5 bit functions take `int` and `uint` scalars and vectors. The packing
 //!   functions take `float` or `half` vectors, as Cg declares them.
@@ -174,8 +183,8 @@ static ENTRIES: &[Entry] = &[
     e("frac", B::Frac, A, "f sv: T(T)"),
     e("fmod", B::Fmod, A, "f sv: T(T,T)"),
     e("modf", B::Modf, A, "f sv: T(T, out T)"),
-    e("frexp", B::Frexp, A, "f sv: T(T, out T)"),
-    e("ldexp", B::Ldexp, A, "f sv: T(T,T)"),
+    e("frexp", B::Frexp, A, "f sv: T(T, out T); f sv: T(T, out int@)"),
+    e("ldexp", B::Ldexp, A, "f sv: T(T,T); f sv: T(T,int@)"),
     // Exponential, power, roots.
     e("exp", B::Exp, A, "f sv: T(T)"),
     e("exp2", B::Exp2, A, "f sv: T(T)"),
@@ -234,10 +243,14 @@ static ENTRIES: &[Entry] = &[
     e("refract", B::Refract, A, "f sv: T(T,T,E)"),
     e("faceforward", B::Faceforward, A, "f sv: T(T,T,T)"),
     e("lit", B::Lit, A, "f: E4(E,E,E)"),
+    e("noise", B::Noise, A, "F sv: float(T)"),
     // Matrices.
     e("mul", B::MulMatVec, A, "f: ER(ERxC,EC)"),
     e("mul", B::MulVecMat, A, "f: EC(ER,ERxC)"),
     e("mul", B::MulMatMat, A, "f: ERxC(ERxK,EKxC)"),
+    // A scalar times a one-row matrix, a one-column matrix times a scalar (a vector).
+    e("mul", B::MulVecMat, A, "f: EC(E,E1xC)"),
+    e("mul", B::MulMatVec, A, "f: ER(ERx1,E)"),
     e("transpose", B::Transpose, A, "f: ECxR(ERxC)"),
     e("determinant", B::Determinant, A, "f: E(ENxN)"),
     e("inverse", B::Inverse, A, "f: ENxN(ENxN)"),
@@ -250,31 +263,34 @@ static ENTRIES: &[Entry] = &[
     e("fwidth", B::Fwidth, P, "f sv: T(T)"),
     e("clip", B::Clip, P, "f sv: void(T)"),
     // 1D textures.
-    e("tex1D", B::Tex1D, P, "float4(sampler1D, float)"),
-    e("tex1D", B::Tex1DShadow, P, "float4(sampler1D, float2)"),
-    e("tex1D", B::Tex1DGrad, A, "float4(sampler1D, float, float, float)"),
-    e("tex1D", B::Tex1DShadowGrad, A, "float4(sampler1D, float2, float, float)"),
+    e("tex1D", B::Tex1D, P, "float4(sampler1D, float); float4(sampler1D, float, int)"),
+    e("tex1D", B::Tex1DShadow, P, "float4(sampler1D, float2); float4(sampler1D, float2, int)"),
+    e("tex1D", B::Tex1DGrad, A, "float4(sampler1D, float, float, float); float4(sampler1D, float, float, float, int)"),
+    e("tex1D", B::Tex1DShadowGrad, A, "float4(sampler1D, float2, float, float); float4(sampler1D, float2, float, float, int)"),
     e("tex1Dbias", B::Tex1DBias, P, "float4(sampler1D, float4)"),
     e("tex1Dlod", B::Tex1DLod, A, "float4(sampler1D, float4)"),
-    e("tex1Dproj", B::Tex1DProj, P, "float4(sampler1D, float2)"),
-    e("tex1Dproj", B::Tex1DProjShadow, P, "float4(sampler1D, float3)"),
+    e("tex1Dproj", B::Tex1DProj, P, "float4(sampler1D, float2); float4(sampler1D, float2, int)"),
+    e("tex1Dproj", B::Tex1DProjShadow, P, "float4(sampler1D, float3); float4(sampler1D, float3, int)"),
     e("tex1Dcmpbias", B::Tex1DCmpBias, P, "float4(sampler1D, float4)"),
     e("tex1Dcmplod", B::Tex1DCmpLod, A, "float4(sampler1D, float4)"),
     e("tex1Dfetch", B::Tex1DFetch, A, "float4(sampler1D, int4)"),
     e("tex1Dsize", B::Tex1DSize, A, "int3(sampler1D, int)"),
     // 2D textures.
-    e("tex2D", B::Tex2D, P, "float4(sampler2D, float2)"),
-    e("tex2D", B::Tex2DShadow, P, "float4(sampler2D, float3)"),
-    e("tex2D", B::Tex2DGrad, A, "float4(sampler2D, float2, float2, float2)"),
-    e("tex2D", B::Tex2DShadowGrad, A, "float4(sampler2D, float3, float2, float2)"),
+    e("tex2D", B::Tex2D, P, "float4(sampler2D, float2); float4(sampler2D, float2, int2)"),
+    e("tex2D", B::Tex2DShadow, P, "float4(sampler2D, float3); float4(sampler2D, float3, int2)"),
+    e("tex2D", B::Tex2DGrad, A, "float4(sampler2D, float2, float2, float2); float4(sampler2D, float2, float2, float2, int2)"),
+    e("tex2D", B::Tex2DShadowGrad, A, "float4(sampler2D, float3, float2, float2); float4(sampler2D, float3, float2, float2, int2)"),
     e("tex2Dbias", B::Tex2DBias, P, "float4(sampler2D, float4)"),
     e("tex2Dlod", B::Tex2DLod, A, "float4(sampler2D, float4)"),
-    e("tex2Dproj", B::Tex2DProj, P, "float4(sampler2D, float3)"),
-    e("tex2Dproj", B::Tex2DProjShadow, P, "float4(sampler2D, float4)"),
+    e("tex2Dproj", B::Tex2DProj, P, "float4(sampler2D, float3); float4(sampler2D, float3, int2)"),
+    e("tex2Dproj", B::Tex2DProjShadow, P, "float4(sampler2D, float4); float4(sampler2D, float4, int2)"),
     e("tex2Dcmpbias", B::Tex2DCmpBias, P, "float4(sampler2D, float4)"),
     e("tex2Dcmplod", B::Tex2DCmpLod, A, "float4(sampler2D, float4)"),
     e("tex2Dfetch", B::Tex2DFetch, A, "float4(sampler2D, int4)"),
     e("tex2Dsize", B::Tex2DSize, A, "int3(sampler2D, int)"),
+    // gp5's gather (level 0: no derivatives, so both stages).
+    e("tex2Dgather", B::Tex2DGather, A, "float4(sampler2D, float2, int)"),
+    e("tex2Dgather", B::Tex2DGatherOffset, A, "float4(sampler2D, float2, int2, int)"),
     // 3D textures.
     e("tex3D", B::Tex3D, P, "float4(sampler3D, float3)"),
     e("tex3D", B::Tex3DGrad, A, "float4(sampler3D, float3, float3, float3)"),
@@ -293,14 +309,14 @@ static ENTRIES: &[Entry] = &[
     e("texCUBEproj", B::TexCubeProj, P, "float4(samplerCUBE, float4)"),
     e("texCUBEsize", B::TexCubeSize, A, "int3(samplerCUBE, int)"),
     // Rectangle textures.
-    e("texRECT", B::TexRect, P, "float4(samplerRECT, float2)"),
-    e("texRECT", B::TexRectShadow, P, "float4(samplerRECT, float3)"),
-    e("texRECT", B::TexRectGrad, A, "float4(samplerRECT, float2, float2, float2)"),
-    e("texRECT", B::TexRectShadowGrad, A, "float4(samplerRECT, float3, float2, float2)"),
+    e("texRECT", B::TexRect, P, "float4(samplerRECT, float2); float4(samplerRECT, float2, int2)"),
+    e("texRECT", B::TexRectShadow, P, "float4(samplerRECT, float3); float4(samplerRECT, float3, int2)"),
+    e("texRECT", B::TexRectGrad, A, "float4(samplerRECT, float2, float2, float2); float4(samplerRECT, float2, float2, float2, int2)"),
+    e("texRECT", B::TexRectShadowGrad, A, "float4(samplerRECT, float3, float2, float2); float4(samplerRECT, float3, float2, float2, int2)"),
     e("texRECTbias", B::TexRectBias, P, "float4(samplerRECT, float4)"),
     e("texRECTlod", B::TexRectLod, A, "float4(samplerRECT, float4)"),
-    e("texRECTproj", B::TexRectProj, P, "float4(samplerRECT, float3)"),
-    e("texRECTproj", B::TexRectProjShadow, P, "float4(samplerRECT, float4)"),
+    e("texRECTproj", B::TexRectProj, P, "float4(samplerRECT, float3); float4(samplerRECT, float3, int2)"),
+    e("texRECTproj", B::TexRectProjShadow, P, "float4(samplerRECT, float4); float4(samplerRECT, float4, int2)"),
     e("texRECTfetch", B::TexRectFetch, A, "float4(samplerRECT, int4)"),
     e("texRECTsize", B::TexRectSize, A, "int3(samplerRECT, int)"),
 ];
@@ -338,6 +354,18 @@ static GLSL_ENTRIES: &[Entry] = &[
     e("greaterThanEqual", B::GreaterThanEqual, A, "FDiu w: bool@(T,T)"),
     e("not", B::Not, A, "b w: T(T)"),
     e("mix", B::Lerp, A, "f sv: T(T,T,T); f v: T(T,T,E)"),
+    // GLSL's select form of `mix` (a bool selector, per component or for all of them).
+    e("mix", B::MixSelect, A, "f sv: T(T,T,bool); f w: T(T,T,bool@)"),
+    // GLSL's matrix functions (2x2 to 4x4; double in gp5).
+    e("matrixCompMult", B::MatrixCompMult, A, "FD M: T(T,T)"),
+    e("outerProduct", B::OuterProduct, A, concat!(
+        "FD: E2x2(E2,E2); FD: E2x3(E2,E3); FD: E2x4(E2,E4); FD: E3x2(E3,E2); FD: E3x3(E3,E3); ",
+        "FD: E3x4(E3,E4); FD: E4x2(E4,E2); FD: E4x3(E4,E3); FD: E4x4(E4,E4)")),
+    // GLSL's projective lookup, as cgc declared it (with an optional bias).
+    e("texture2DProj", B::Tex2DProj, P, "float4(sampler2D, float3)"),
+    e("texture2DProj", B::Tex2DProjShadow, P, "float4(sampler2D, float4)"),
+    e("texture2DProj", B::Texture2DProjBias, P, "float4(sampler2D, float3, float)"),
+    e("texture2DProj", B::Texture2DProj4Bias, P, "float4(sampler2D, float4, float)"),
     e("mod", B::GlslMod, A, "f sv: T(T,T); f v: T(T,E)"),
     e("texelFetchOffset", B::Tex2DFetchOffset, A, "float4(sampler2D, int2, int, int2)"),
 ];
@@ -480,6 +508,7 @@ impl Form {
                 's' => shapes.push(Type::FLOAT),
                 'v' => shapes.extend((1..=4).map(|n| Type::vec(Scalar::Float, n))),
                 'w' => shapes.extend((2..=4).map(|n| Type::vec(Scalar::Float, n))),
+                'M' => shapes.extend((2..=4).flat_map(|r| (2..=4).map(move |c| Type::mat(Scalar::Float, r, c)))),
                 'm' => shapes.extend((1..=4).flat_map(|r| (1..=4).map(move |c| Type::mat(Scalar::Float, r, c)))),
                 _ => return Err(format!("unknown shape class `{c}`")),
             }
@@ -663,6 +692,13 @@ mod tests {
         assert_eq!(sig("mul", &["float2x3", "float3x4"]).ret, ty("float2x4"));
         assert_eq!(sig("mul", &["half4x4", "half4x4"]).builtin, Builtin::MulMatMat);
         assert!(find("mul", &["float", "float"]).is_none());
+        assert_eq!(sig("mul", &["float", "float1x3"]).ret, ty("float3"));
+        assert_eq!(sig("mul", &["half4x1", "half"]).ret, ty("half4"));
+        assert_eq!(sig("mul", &["float", "float1x1"]).ret, ty("float1"));
+        let frexp = sig("frexp", &["float2", "int2"]);
+        assert_eq!((frexp.ret, frexp.params[1].dir), (ty("float2"), ParamDir::Out));
+        assert_eq!(sig("ldexp", &["double3", "int3"]).ret, ty("double3"));
+        assert_eq!(sig("noise", &["float3"]).ret, Type::FLOAT);
         assert!(find("mul", &["float3x4", "float3"]).is_none());
         assert_eq!(sig("lerp", &["half3", "half3", "half"]).ret, ty("half3"));
         assert!(find("lerp", &["float2x2", "float2x2", "float"]).is_none());
@@ -730,6 +766,13 @@ mod tests {
         assert_eq!(sig("texCUBE", &["samplerCUBE", "float3"]).builtin, Builtin::TexCube);
         assert_eq!(sig("texRECT", &["samplerRECT", "float2"]).builtin, Builtin::TexRect);
         assert!(find("tex2D", &["sampler", "float2"]).is_none());
+        let offset = sig("tex2D", &["sampler2D", "float2", "int2"]);
+        assert_eq!((offset.builtin, offset.stages), (Builtin::Tex2D, Stages::FRAGMENT));
+        let grad = sig("texRECT", &["samplerRECT", "float3", "float2", "float2", "int2"]);
+        assert_eq!((grad.builtin, grad.stages), (Builtin::TexRectShadowGrad, Stages::ALL));
+        assert_eq!(sig("tex1Dproj", &["sampler1D", "float3", "int"]).builtin, Builtin::Tex1DProjShadow);
+        let gather = sig("tex2Dgather", &["sampler2D", "float2", "int2", "int"]);
+        assert_eq!((gather.builtin, gather.stages), (Builtin::Tex2DGatherOffset, Stages::ALL));
 
         for name in ["ddx", "ddy", "fwidth", "clip"] {
             assert!(overloads(name).expect(name).iter().all(|o| o.stages == Stages::FRAGMENT), "{name}");
@@ -753,6 +796,17 @@ mod tests {
         let fetch = glsl("texelFetchOffset", &["sampler2D", "int2", "int", "int2"]).expect("texelFetchOffset");
         assert_eq!((fetch.builtin, fetch.ret), (Builtin::Tex2DFetchOffset, ty("float4")));
         assert!(glsl_overloads("frac").is_none() && overloads("fract").is_none());
+        let select = glsl("mix", &["float3", "float3", "bool3"]).expect("mix select");
+        assert_eq!((select.builtin, select.ret), (Builtin::MixSelect, ty("float3")));
+        assert_eq!(glsl("mix", &["half2", "half2", "bool"]).map(|o| o.builtin), Some(Builtin::MixSelect));
+        assert!(glsl("mix", &["float", "float", "bool2"]).is_none());
+        let outer = glsl("outerProduct", &["float2", "float3"]).expect("outerProduct");
+        assert_eq!((outer.builtin, outer.ret), (Builtin::OuterProduct, ty("float2x3")));
+        assert!(glsl("outerProduct", &["float1", "float3"]).is_none());
+        assert_eq!(glsl("matrixCompMult", &["double3x2", "double3x2"]).map(|o| o.ret), Some(ty("double3x2")));
+        assert!(glsl("matrixCompMult", &["float1x3", "float1x3"]).is_none());
+        let proj = glsl("texture2DProj", &["sampler2D", "float4", "float"]).expect("texture2DProj bias");
+        assert_eq!((proj.builtin, proj.stages), (Builtin::Texture2DProj4Bias, Stages::FRAGMENT));
     }
 
     #[test]
@@ -765,20 +819,23 @@ mod tests {
     }
 
     // Summary of the expanded table (update deliberately when the table changes):
-    // 111 names, 1934 overloads. Component-wise float functions have 20 overloads each
+    // 113 names, 2031 overloads. Component-wise float functions have 20 overloads each
     // (float, half, fixed, double x scalar and 4 vectors; no matrices, as in cgc); abs
     // and sign 30 (+int, uint), min and max 49 (+int, uint, + 18 vector-scalar, + 1
     // double1-double), clamp 54 (+24 scalar-bound), lerp 36 (+16 scalar-weight), step 36
     // (+16 scalar-edge), smoothstep 36 (+16 scalar-edge), atan 40 (+20 two-argument);
-    // mul 384 (96 per float type: 16 M*v, 16 v*M, 64 M*M); any/all 35; tex2D 4. Among the
+    // mul 416 (104 per float type: 16 M*v, 16 v*M, 64 M*M, 4 s*1xC, 4 Rx1*s); frexp and
+    // ldexp 40 (+20 int-exponent); noise 5; any/all 35; tex2D 8 (4 + gp4 texel
+    // offsets), tex1D and texRECT 8, the proj forms 4; tex2Dgather 2. Among the
     // GLSL names: the relational functions 12 or 15 (float, double, int, uint, and bool
     // for equal and notEqual, x vectors 2-4), not 3; fma 10 (float, double x scalar and
-    // 4 vectors).
+    // 4 vectors); mix 68 (36 lerp forms, 32 bool-selector forms); matrixCompMult and
+    // outerProduct 18 (float, double x 9 shapes); texture2DProj 4.
     #[test]
     fn intrinsics_overload_counts() {
         let count = |name: &str| overloads(name).map_or(0, <[Overload]>::len);
         let total: usize = table().values().map(Vec::len).sum();
-        assert_eq!((table().len(), total), (111, 1934));
+        assert_eq!((table().len(), total), (113, 2031));
         assert_eq!(count("sin"), 4 * 5);
         assert_eq!(count("abs"), 6 * 5);
         assert_eq!(count("max"), 6 * 5 + 6 * 3 + 1);
@@ -787,14 +844,24 @@ mod tests {
         assert_eq!(count("step"), 4 * 5 + 4 * 4);
         assert_eq!(count("smoothstep"), 4 * 5 + 4 * 4);
         assert_eq!(count("atan"), 4 * 5 * 2);
-        assert_eq!(count("mul"), 4 * (16 + 16 + 64));
+        assert_eq!(count("mul"), 4 * (16 + 16 + 64 + 4 + 4));
+        assert_eq!(count("frexp"), 2 * 4 * 5);
+        assert_eq!(count("ldexp"), 2 * 4 * 5);
+        assert_eq!(count("noise"), 5);
         assert_eq!(count("dot"), 4 * 5);
         assert_eq!(count("any"), 7 * 5);
-        assert_eq!(count("tex2D"), 4);
+        assert_eq!(count("tex2D"), 8);
+        assert_eq!(count("tex2Dproj"), 4);
+        assert_eq!(count("tex1D"), 8);
+        assert_eq!(count("tex2Dgather"), 2);
         let glsl = |name: &str| glsl_overloads(name).map_or(0, <[Overload]>::len);
         assert_eq!(glsl("equal"), 5 * 3);
         assert_eq!(glsl("lessThan"), 4 * 3);
         assert_eq!(glsl("not"), 3);
         assert_eq!(glsl("fma"), 2 * 5);
+        assert_eq!(glsl("mix"), 4 * 5 + 4 * 4 + 4 * 5 + 4 * 3);
+        assert_eq!(glsl("matrixCompMult"), 2 * 9);
+        assert_eq!(glsl("outerProduct"), 2 * 9);
+        assert_eq!(glsl("texture2DProj"), 4);
     }
 }

@@ -15,6 +15,7 @@ pub mod const_eval;
 pub mod convert;
 pub mod effects;
 mod expr;
+pub mod families;
 pub mod intrinsics;
 pub mod limits;
 pub mod overload;

@@ -288,7 +288,11 @@ fn glsl_builtins_yield_to_user_functions_and_cg_names() {
     assert_eq!(frag("float f = packUnorm2x16(uv);").codes(), [codes::E_UNDECLARED]);
     assert_eq!(frag("float f = inversesqrt(uv.x);").codes(), [codes::W_GLSL_BUILTIN]);
     let o = frag("float2 d = dFdx(uv) + dFdy(uv); float r = roundEven(uv.x);");
-    assert_eq!(o.codes(), [codes::W_GLSL_BUILTIN; 3]);
+    // roundEven is declared in gp4/gp5 only: W0308 too (see the profile-family tests).
+    assert_eq!(
+        o.codes(),
+        [codes::W_GLSL_BUILTIN, codes::W_GLSL_BUILTIN, codes::W_PROFILE_FAMILY, codes::W_GLSL_BUILTIN]
+    );
     assert!(o.ir.contains("(builtin ddx:float2") && o.ir.contains("(builtin round:float"), "{}", o.ir);
 }
 
@@ -513,6 +517,53 @@ fn glslv_warns_on_texcoord_above_7() {
     // Struct outputs too.
     let src = "struct V { float4 p : POSITION; float2 t : TEXCOORD9; }; V main(float4 p : POSITION) { V v; v.p = p; v.t = 0; return v; }";
     assert!(run(src, "main", "glslv").codes().contains(&codes::W_PROFILE_LIMIT));
+}
+
+fn family_warnings(o: &Out) -> Vec<String> {
+    o.diags.iter().filter(|d| d.code == codes::W_PROFILE_FAMILY).map(|d| d.message.clone()).collect()
+}
+
+#[test]
+fn profile_family_only_in_gp4_gp5_and_rejected_by_glsl() {
+    // cgc 3.1 declares `fma` in gp5 only and `abs(int2)` in gp4/gp5 only; under glslf
+    // the first is undeclared and the second ties the float-family forms.
+    let o = run("float4 main(float2 uv : TEXCOORD0) : COLOR { int2 i = int2(uv * 8.0); return float4(abs(i - 4), fma(uv.x, uv.y, 0.5), 1); }", "main", "glslf");
+    let w = family_warnings(&o);
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert!(w[0].starts_with("`abs(int2)` is declared only in the gp4fp/gp5fp profiles"), "{}", w[0]);
+    assert!(w[0].contains("glslf rejected the call"), "{}", w[0]);
+    assert!(w[1].starts_with("`fma(float, float, float)` is declared only in the gp5fp profiles"), "{}", w[1]);
+    // The translation keeps the gp4/gp5 meaning (an int abs).
+    assert!(o.clean().contains("(builtin abs:int2"), "{}", o.ir);
+}
+
+#[test]
+fn profile_family_resolves_differently_in_glslv() {
+    // cgc measured: clamp(int3, int, int) is float3 under glslv (no int or half forms in
+    // its vertex profile) and int3 under gp5vp.
+    let src = "void main(float4 p : POSITION, out float4 o : POSITION) { int3 i = int3(p.xyz); int3 c = clamp(i, 0, 2); o = float4(c, 1); }";
+    let w = family_warnings(&run(src, "main", "glslv"));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("`clamp(int3, int, int)` is declared only in the gp4vp/gp5vp profiles"), "{}", w[0]);
+    assert!(w[0].contains("glslv chose `clamp(float3, float, float)` (returning float3)"), "{}", w[0]);
+    // `step(half, half3)` exists in every fragment profile (no warning there) but in no
+    // GLSL vertex profile.
+    let frag_src =
+        "float4 main(float2 uv : TEXCOORD0) : COLOR { half3 h = half3(uv, 1); return float4(step(half(0.5), h), 1); }";
+    assert!(family_warnings(&run(frag_src, "main", "glslf")).is_empty());
+    let vert = "void main(float4 p : POSITION, out float4 o : POSITION) { half3 h = half3(p.xyz); o = float4(step(half(0.5), h), 1); }";
+    let w = family_warnings(&run(vert, "main", "glslv"));
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("glslv chose `step(float, float3)`"), "{}", w[0]);
+}
+
+#[test]
+fn profile_family_silent_where_both_agree_or_a_user_function_is_called() {
+    let o = frag("float3 c = float3(uv, 1); float3 r = clamp(sin(c), 0.0, 1.0) + step(0.5, c); float d = dot(c, c);");
+    assert!(family_warnings(&o).is_empty(), "{:?}", family_warnings(&o));
+    let src = "int2 abs(int2 x) { return x < 0 ? -x : x; }\n\
+               float4 main(float2 uv : TEXCOORD0) : COLOR { return float4(abs(int2(uv)), 0, 1); }";
+    assert!(family_warnings(&run(src, "main", "glslf")).is_empty());
 }
 
 #[test]

@@ -348,6 +348,24 @@ pub(crate) fn compile(
         B::GreaterThan => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] > a[1])))),
         B::GreaterThanEqual => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] >= a[1])))),
         B::Not => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] == 0.0)))),
+        // GLSL's select form of `mix`: the operand itself, no arithmetic (a scalar
+        // selector serves every component).
+        B::MixSelect => Some(cw(&locs, &dst, z, |a| if a[2] != 0.0 { a[1] } else { a[0] })),
+        B::MatrixCompMult => Some(cw(&locs, &dst, z, move |a| r(a[0] * a[1]))),
+        B::OuterProduct => {
+            let (rows, cols) = (locs.first().map_or(0, Vec::len).min(4), locs.get(1).map_or(0, Vec::len).min(4));
+            Some(lanewise(&locs, &dst, move |a, o| {
+                for i in 0..rows {
+                    for j in 0..cols {
+                        o[i * cols + j] = r(a[0][i] * a[1][j]);
+                    }
+                }
+            }))
+        }
+        B::Noise => {
+            c.unsupported("`noise` (what NVIDIA's compiler computed for it is not known)".to_owned(), span);
+            None
+        }
         B::Isinf => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0].is_infinite())))),
         B::Isfinite => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0].is_finite())))),
         B::FloatToIntBits => Some(cw(&locs, &dst, z, |a| {

@@ -52,6 +52,7 @@ fn exact(b: B) -> bool {
             | B::Any
             | B::All
             | B::Transpose
+            | B::MixSelect
     ) || relational(b)
         || packing(b)
 }
@@ -88,6 +89,7 @@ fn componentwise(b: B) -> bool {
                 | B::MulMatVec
                 | B::MulVecMat
                 | B::MulMatMat
+                | B::OuterProduct
                 | B::Transpose
                 | B::Determinant
                 | B::Inverse
@@ -139,7 +141,18 @@ fn relational(b: B) -> bool {
 /// Sums of products (and `lerp`): exact on exact operands whose binary32 result equals
 /// the exact one (FMA contraction changes nothing then); see [`polynomial_exact`].
 fn polynomial(b: B) -> bool {
-    matches!(b, B::Dot | B::Cross | B::MulMatVec | B::MulVecMat | B::MulMatMat | B::Lerp | B::Determinant)
+    matches!(
+        b,
+        B::Dot
+            | B::Cross
+            | B::MulMatVec
+            | B::MulVecMat
+            | B::MulMatMat
+            | B::Lerp
+            | B::Determinant
+            | B::MatrixCompMult
+            | B::OuterProduct
+    )
 }
 
 /// `min`/`max`/`clamp`/`saturate`: the lanes where the result is an exact operand (or

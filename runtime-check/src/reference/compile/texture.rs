@@ -34,6 +34,8 @@ enum Lod {
     Implicit,
     /// Bias in component `.w` of the coordinate argument.
     Bias,
+    /// Bias in argument 2 (GLSL's `texture2DProj(s, c, bias)`).
+    BiasArg,
     /// Level in `.w`.
     Level,
     /// Derivatives in arguments 2 and 3.
@@ -42,6 +44,8 @@ enum Lod {
     Fetch,
     /// `*size(s, lod)`.
     Size,
+    /// `tex2Dgather(s, uv, [offset,] comp)`: four texels of level 0, one component.
+    Gather,
 }
 
 struct Spec {
@@ -70,8 +74,11 @@ fn spec(b: B) -> Option<Spec> {
         B::Tex2DLod | B::Tex2DCmpLod => s(D2, Level, None),
         B::Tex2DProj => s(D2, Implicit, Some(2)),
         B::Tex2DProjShadow => s(D2, Implicit, Some(3)),
+        B::Texture2DProjBias => s(D2, BiasArg, Some(2)),
+        B::Texture2DProj4Bias => s(D2, BiasArg, Some(3)),
         B::Tex2DFetch | B::Tex2DFetchOffset => s(D2, Fetch, None),
         B::Tex2DSize => s(D2, Size, None),
+        B::Tex2DGather | B::Tex2DGatherOffset => s(D2, Gather, None),
         B::Tex3D => s(D3, Implicit, None),
         B::Tex3DGrad => s(D3, Grad, None),
         B::Tex3DBias => s(D3, Bias, None),
@@ -99,7 +106,7 @@ pub(crate) fn compile(
     c: &mut Compiler,
     b: B,
     locs: &[Vec<usize>],
-    _tys: &[Type],
+    tys: &[Type],
     dst: &[usize],
     span: Span,
 ) -> Option<Code> {
@@ -113,14 +120,31 @@ pub(crate) fn compile(
     // texelFetchOffset(s, int2 p, int lod, int2 offset): the texel at p + offset of level
     // lod, read as tex2Dfetch reads int4(p, 0, lod).
     let fetch_offset = b == B::Tex2DFetchOffset;
+    let dim1 = spec.dim == Dim::D1;
     let coord: [usize; 4] = if fetch_offset {
         [get(1, 0), get(1, 1), zero, get(2, 0)]
     } else {
         [get(1, 0), get(1, 1), get(1, 2), get(1, 3)]
     };
-    let offset: [usize; 2] = if fetch_offset { [get(3, 0), get(3, 1)] } else { [zero, zero] };
+    // gp4 texel offsets: a trailing int/int2 argument of a sampling form (see
+    // `translator::ir::builtin`); gather's offset is its argument 2 of type int2.
+    let integral = |t: Option<&Type>| t.and_then(|t| t.scalar()).is_some_and(|s| s.is_integral());
+    let sample_offset =
+        !matches!(spec.lod, Lod::Fetch | Lod::Size | Lod::Gather) && tys.len() > 2 && integral(tys.last());
+    let gather_offset = b == B::Tex2DGatherOffset;
+    let offset: [usize; 2] = if fetch_offset {
+        [get(3, 0), get(3, 1)]
+    } else if sample_offset {
+        let last = tys.len() - 1;
+        [get(last, 0), if dim1 { zero } else { get(last, 1) }]
+    } else if gather_offset {
+        [get(2, 0), get(2, 1)]
+    } else {
+        [zero, zero]
+    };
+    let gather_comp = if gather_offset { get(3, 0) } else { get(2, 0) };
     let grads: [usize; 4] = [get(2, 0), get(2, 1), get(3, 0), get(3, 1)];
-    let dim1 = spec.dim == Dim::D1;
+    let bias_arg = get(2, 0);
     let dst: Vec<usize> = dst.to_vec();
     Some(Box::new(move |m: &mut Machine| {
         let s = m.get(sampler);
@@ -128,6 +152,9 @@ pub(crate) fn compile(
         let mut hin = coord.iter().chain(&offset).fold(0u8, |h, &a| h | m.hz(a));
         if spec.lod == Lod::Grad {
             hin = grads.iter().fold(hin, |h, &a| h | m.hz(a));
+        }
+        if spec.lod == Lod::BiasArg {
+            hin |= m.hz(bias_arg);
         }
         // A lookup's value is exact unless filtered: only the coordinates' hazard carries.
         let mut hout = hin & HAZARD;
@@ -162,7 +189,16 @@ pub(crate) fn compile(
         let mut out = [[0.0f64; 4]; 4];
         for l in 0..4 {
             let Some(tex) = m.textures.get(s[l] as usize).filter(|_| s[l] >= 0.0) else { continue };
-            let texel = if spec.lod == Lod::Fetch {
+            let off = (m.get(offset[0])[l], m.get(offset[1])[l]);
+            let texel = if spec.lod == Lod::Gather {
+                let ap = |k: usize| m.hz(coord[k]) & approx_bit(l) != 0;
+                let o = (off.0 as i64, off.1 as i64);
+                if sample::gather_hazard(tex, u[l], v[l], o, (ap(0), ap(1))) {
+                    hout |= hazard_bit(l);
+                }
+                let comp = m.get(gather_comp)[l];
+                sample::gather(tex, u[l], v[l], o, if comp > 0.0 { comp as usize } else { 0 })
+            } else if spec.lod == Lod::Fetch {
                 let (ox, oy) = (m.get(offset[0])[l] as i64, m.get(offset[1])[l] as i64);
                 let y = if dim1 { 0 } else { cc[1][l] as i64 + oy };
                 let (x, lv) = (cc[0][l] as i64 + ox, cc[3][l] as i64);
@@ -184,8 +220,12 @@ pub(crate) fn compile(
                             lod_from_derivatives(size, (g[0], g[1]), (g[2], g[3]))
                         }
                     }
-                    Lod::Implicit | Lod::Bias => {
-                        let bias = if spec.lod == Lod::Bias { cc[3][l] } else { 0.0 };
+                    Lod::Implicit | Lod::Bias | Lod::BiasArg => {
+                        let bias = match spec.lod {
+                            Lod::Bias => cc[3][l],
+                            Lod::BiasArg => m.get(bias_arg)[l],
+                            _ => 0.0,
+                        };
                         let base = match m.shape {
                             LaneShape::Vertices => 0.0,
                             LaneShape::Quad { .. } => {
@@ -212,25 +252,36 @@ pub(crate) fn compile(
                         };
                         base + bias
                     }
-                    Lod::Fetch | Lod::Size => 0.0,
+                    Lod::Fetch | Lod::Size | Lod::Gather => 0.0,
                 };
                 let mipmapped = tex.state.mipmap && tex.texture.levels.len() > 1;
                 if mipmapped && !tex.state.linear && lod > 0.0 && hazard::half_step(lod, true) {
                     hout |= hazard_bit(l);
                 }
+                // The texel offset, in texels of level 0, after the level was chosen (on a
+                // coarser level GPUs offset by that level's texels: approximate).
+                let (uo, vo) = if off == (0.0, 0.0) {
+                    (u[l], v[l])
+                } else {
+                    if mipmapped && lod > 0.0 {
+                        hout |= approx_bit(l);
+                    }
+                    let (w, h) = tex.texture.size();
+                    (u[l] + off.0 / f64::from(w.max(1)), v[l] + off.1 / f64::from(h.max(1)))
+                };
                 let axis = |k: usize| {
                     let q = spec.proj.map_or(0, |p| m.hz(coord[p]));
                     (m.hz(coord[k]) | q) & approx_bit(l) != 0
                 };
                 let approx_uv = (axis(0), if dim1 { false } else { axis(1) });
-                let (h, approx) = sample::sample_hazard(tex, u[l], v[l], lod, approx_uv);
+                let (h, approx) = sample::sample_hazard(tex, uo, vo, lod, approx_uv);
                 if h {
                     hout |= hazard_bit(l);
                 }
                 if approx || (mipmapped && lod > 0.0) {
                     hout |= approx_bit(l);
                 }
-                sample::sample(tex, u[l], v[l], lod)
+                sample::sample(tex, uo, vo, lod)
             };
             for k in 0..4 {
                 out[k][l] = f64::from(texel[k]);
