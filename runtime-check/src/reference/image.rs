@@ -150,9 +150,12 @@ impl Default for DeviceDecode {
     }
 }
 
+/// A decode table: the value read for each byte.
+type ByteTable = Arc<[f32; 256]>;
+
 /// The exact tables: `k / 255` and the sRGB transfer function, in binary32.
-fn exact_tables() -> &'static (Arc<[f32; 256]>, Arc<[f32; 256]>) {
-    static EXACT: OnceLock<(Arc<[f32; 256]>, Arc<[f32; 256]>)> = OnceLock::new();
+fn exact_tables() -> &'static (ByteTable, ByteTable) {
+    static EXACT: OnceLock<(ByteTable, ByteTable)> = OnceLock::new();
     EXACT.get_or_init(|| {
         (
             Arc::new(std::array::from_fn(|k| k as f32 / 255.0)),
