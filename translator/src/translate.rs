@@ -8,7 +8,7 @@
 
 use crate::back::slang::{self, StageText, WriteInput};
 use crate::ir::{Module, Stage};
-use crate::port::{connectors, odd_matrices, semantics, texture_args, written_uniforms};
+use crate::port::{connectors, odd_matrices, semantics, texture_args, vertex_derivatives, written_uniforms};
 use crate::retro::PassContext;
 use crate::sema::{self, SemaOptions};
 use crate::unported;
@@ -163,6 +163,8 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
     let fragment = texture_args::flatten(&fragment, &fb, &mut port_diags);
     let vertex = odd_matrices::lower_odd_matrices(&vertex);
     let fragment = odd_matrices::lower_odd_matrices(&fragment);
+    let vertex = vertex_derivatives::zero_vertex_derivatives(vertex.as_ref(), Stage::Vertex);
+    let fragment = vertex_derivatives::zero_vertex_derivatives(fragment.as_ref(), Stage::Fragment);
     let (vertex, fragment) = (vertex.as_ref(), fragment.as_ref());
     let conn = connectors::plan(Some((vertex, &vb)), Some((fragment, &fb)), &mut port_diags);
     let mut parameter_pragmas: Vec<(String, Option<Span>)> = analysis

@@ -286,3 +286,25 @@ fn rule_texel_offset_must_be_constant() {
     let src = frag("int2 o = int2(tex * 4.0);\nreturn tex2D(s0, tex, o) + tex2Dgather(s0, tex, o.x);", "");
     insta::assert_snapshot!(port(&src, ctx(0, 1)));
 }
+
+#[test]
+fn rule_vertex_derivatives_are_zero_and_vertex_lookups_have_no_binding() {
+    // cgc's vertex profiles declare ddx/ddy/fwidth: a vertex has no neighbours, so they
+    // are zero; the fragment stage keeps its own.
+    let deriv = format!(
+        "{HEADER}void main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, uniform float4x4 modelViewProj, uniform input IN,\n\
+         out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0, out float4 oCol : COLOR0)\n{{\n\
+         oPosition = mul(modelViewProj, position);\n    oTex = tex;\n    half2 h = half2(tex);\n\
+         oCol = float4(ddx(tex), ddy(IN.frame_count), fwidth(h).x) + 0.5;\n}}\n\
+         float4 main_fragment(float2 tex : TEXCOORD0, float4 col : COLOR0, uniform sampler2D s0 : TEXUNIT0) : COLOR\n{{\n\
+         return tex2D(s0, tex) * col + float4(ddx(tex), 0.0, 0.0);\n}}\n"
+    );
+    let out = port(&deriv, ctx(0, 1));
+    assert!(out.contains("oCol = vec4(vec2(0.0), 0.0, vec2(0.0).x) + 0.5;"), "{out}");
+    assert!(out.contains("dFdxFine(tex)"), "the fragment stage keeps its derivative: {out}");
+    // A lookup in a vertex program analyses (cgc accepted it) but has no slang binding.
+    let lookup = deriv
+        .replace("oCol = float4(", "oCol = tex2D(s0, tex) + tex2Dbias(s0, float4(tex, 0.0, 1.0)) + float4(")
+        .replace("uniform input IN,\n", "uniform input IN, uniform sampler2D s0 : TEXUNIT0,\n");
+    insta::assert_snapshot!(port(&lookup, ctx(0, 1)));
+}

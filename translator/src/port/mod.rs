@@ -11,6 +11,8 @@
 //!    stage; after the global copies, which are names, not writes).
 //! 3. [`odd_matrices`]: matrices GLSL has no type for (`float1x3`, `float4x1`,
 //!    `bool3x3`) become vectors or arrays of rows (an IR rewrite of the stage).
+//!    Then [`vertex_derivatives`]: in a vertex stage, derivatives become zero (an IR
+//!    rewrite of the stage).
 //! 4. [`connectors`]: connector flattening, varyings and their locations.
 //! 5. [`matrix`]: the matrix convention (Cg row-major meaning onto GLSL).
 //! 6. [`stdlib`]: the standard library onto GLSL with Cg's semantics.
@@ -25,4 +27,5 @@ pub mod semantics;
 pub mod stdlib;
 pub mod texture_args;
 pub mod uniforms;
+pub mod vertex_derivatives;
 pub mod written_uniforms;

@@ -258,9 +258,9 @@ static ENTRIES: &[Entry] = &[
     e("any", B::Any, A, "bfiu sv: bool(T)"),
     e("all", B::All, A, "bfiu sv: bool(T)"),
     // Fragment-only.
-    e("ddx", B::Ddx, P, "f sv: T(T)"),
-    e("ddy", B::Ddy, P, "f sv: T(T)"),
-    e("fwidth", B::Fwidth, P, "f sv: T(T)"),
+    e("ddx", B::Ddx, A, "f sv: T(T)"),
+    e("ddy", B::Ddy, A, "f sv: T(T)"),
+    e("fwidth", B::Fwidth, A, "f sv: T(T)"),
     e("clip", B::Clip, P, "f sv: void(T)"),
     // 1D textures.
     e("tex1D", B::Tex1D, P, "float4(sampler1D, float); float4(sampler1D, float, int)"),
@@ -276,13 +276,15 @@ static ENTRIES: &[Entry] = &[
     e("tex1Dfetch", B::Tex1DFetch, A, "float4(sampler1D, int4)"),
     e("tex1Dsize", B::Tex1DSize, A, "int3(sampler1D, int)"),
     // 2D textures.
-    e("tex2D", B::Tex2D, P, "float4(sampler2D, float2); float4(sampler2D, float2, int2)"),
+    e("tex2D", B::Tex2D, A, "float4(sampler2D, float2)"),
+    e("tex2D", B::Tex2D, P, "float4(sampler2D, float2, int2)"),
     e("tex2D", B::Tex2DShadow, P, "float4(sampler2D, float3); float4(sampler2D, float3, int2)"),
     e("tex2D", B::Tex2DGrad, A, "float4(sampler2D, float2, float2, float2); float4(sampler2D, float2, float2, float2, int2)"),
     e("tex2D", B::Tex2DShadowGrad, A, "float4(sampler2D, float3, float2, float2); float4(sampler2D, float3, float2, float2, int2)"),
-    e("tex2Dbias", B::Tex2DBias, P, "float4(sampler2D, float4)"),
+    e("tex2Dbias", B::Tex2DBias, A, "float4(sampler2D, float4)"),
     e("tex2Dlod", B::Tex2DLod, A, "float4(sampler2D, float4)"),
-    e("tex2Dproj", B::Tex2DProj, P, "float4(sampler2D, float3); float4(sampler2D, float3, int2)"),
+    e("tex2Dproj", B::Tex2DProj, A, "float4(sampler2D, float3)"),
+    e("tex2Dproj", B::Tex2DProj, P, "float4(sampler2D, float3, int2)"),
     e("tex2Dproj", B::Tex2DProjShadow, P, "float4(sampler2D, float4); float4(sampler2D, float4, int2)"),
     e("tex2Dcmpbias", B::Tex2DCmpBias, P, "float4(sampler2D, float4)"),
     e("tex2Dcmplod", B::Tex2DCmpLod, A, "float4(sampler2D, float4)"),
@@ -337,8 +339,8 @@ static GLSL_ENTRIES: &[Entry] = &[
     // in gp5), `roundEven` (gp5; Cg's `round` already rounds ties to even), and
     // gp4's `floatBitsToInt` (the raw bits, as `floatToRawIntBits`), `floatBitsToUint` and
     // `uintBitsToFloat`, and gp5's `fma` (float and double).
-    e("dFdx", B::Ddx, P, "Fhx sw: T(T)"),
-    e("dFdy", B::Ddy, P, "Fhx sw: T(T)"),
+    e("dFdx", B::Ddx, A, "Fhx sw: T(T)"),
+    e("dFdy", B::Ddy, A, "Fhx sw: T(T)"),
     e("inversesqrt", B::Rsqrt, A, "FD sv: T(T)"),
     e("roundEven", B::Round, A, "f sv: T(T)"),
     e("floatBitsToInt", B::FloatToRawIntBits, A, "F sv: int@(T)"),
@@ -756,7 +758,11 @@ mod tests {
         assert_eq!(sig("frexp", &["float4", "float4"]).params[1].dir, ParamDir::Out);
 
         let tex2d = sig("tex2D", &["sampler2D", "float2"]);
-        assert_eq!((tex2d.ret, tex2d.builtin, tex2d.stages), (ty("float4"), Builtin::Tex2D, Stages::FRAGMENT));
+        // cgc's vertex profiles declare the implicit-level lookups too (glslv, gp5vp).
+        assert_eq!((tex2d.ret, tex2d.builtin, tex2d.stages), (ty("float4"), Builtin::Tex2D, Stages::ALL));
+        assert_eq!(sig("tex2Dbias", &["sampler2D", "float4"]).stages, Stages::ALL);
+        assert_eq!(sig("tex2Dproj", &["sampler2D", "float3"]).stages, Stages::ALL);
+        assert_eq!(sig("texRECT", &["samplerRECT", "float2"]).stages, Stages::FRAGMENT);
         assert_eq!(sig("tex2D", &["sampler2D", "float2", "float2", "float2"]).stages, Stages::ALL);
         assert_eq!(sig("tex2Dlod", &["sampler2D", "float4"]).stages, Stages::ALL);
         assert_eq!(sig("tex2Dproj", &["sampler2D", "float3"]).builtin, Builtin::Tex2DProj);
@@ -774,9 +780,13 @@ mod tests {
         let gather = sig("tex2Dgather", &["sampler2D", "float2", "int2", "int"]);
         assert_eq!((gather.builtin, gather.stages), (Builtin::Tex2DGatherOffset, Stages::ALL));
 
-        for name in ["ddx", "ddy", "fwidth", "clip"] {
-            assert!(overloads(name).expect(name).iter().all(|o| o.stages == Stages::FRAGMENT), "{name}");
+        for name in ["ddx", "ddy", "fwidth"] {
+            assert!(overloads(name).expect(name).iter().all(|o| o.stages == Stages::ALL), "{name}");
         }
+        for name in ["dFdx", "dFdy"] {
+            assert!(glsl_overloads(name).expect(name).iter().all(|o| o.stages == Stages::ALL), "{name}");
+        }
+        assert!(overloads("clip").expect("clip").iter().all(|o| o.stages == Stages::FRAGMENT), "clip");
         assert!(Stages::FRAGMENT.allows(Stage::Fragment) && !Stages::FRAGMENT.allows(Stage::Vertex));
     }
 

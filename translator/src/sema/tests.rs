@@ -323,12 +323,27 @@ fn profile_overloads_choose_by_stage() {
 
 #[test]
 fn profile_restrictions_apply_only_to_reached_code() {
-    let src = "float unused(float x) { return ddx(x); }\nfloat4 main(float4 p : POSITION) : POSITION { return p; }";
+    let src = "float unused(float x) { clip(x); return x; }\nfloat4 main(float4 p : POSITION) : POSITION { return p; }";
     assert!(run(src, "main", "vp40").diags.is_empty());
     let src =
-        "float used(float x) { return ddx(x); }\nfloat4 main(float4 p : POSITION) : POSITION { return used(p.x); }";
+        "float used(float x) { clip(x); return x; }\nfloat4 main(float4 p : POSITION) : POSITION { return used(p.x); }";
     assert_eq!(run(src, "main", "vp40").codes(), vec![codes::E_PROFILE]);
     assert!(run(src, "main", "fp40").diags.is_empty());
+}
+
+#[test]
+fn vertex_programs_take_the_lookups_and_derivatives_cgc_declared_for_them() {
+    // glslv, gp4vp and gp5vp declare ddx/ddy/fwidth and the implicit-level lookups for
+    // every stage; the offset forms and clip stay fragment-only.
+    let src = "float4 main(float4 p : POSITION, float2 uv : TEXCOORD0, uniform sampler2D s : TEXUNIT0, out float4 c : COLOR0) : POSITION\n               { c = tex2D(s, uv) + tex2Dbias(s, float4(uv, 0.0, 1.0)) + tex2Dproj(s, float3(uv, 2.0)) + ddx(p) + ddy(p) + fwidth(p); return p; }";
+    for profile in ["glslv", "gp4vp", "gp5vp", "vp40"] {
+        let v = run(src, "main", profile);
+        assert!(v.diags.is_empty(), "{profile}: {:?}", v.codes());
+    }
+    let offset = src.replace("tex2D(s, uv)", "tex2D(s, uv, int2(1, 0))");
+    // (glslv had no offset form at all: W0308 says so beside the stage error.)
+    assert!(run(&offset, "main", "glslv").codes().contains(&codes::E_PROFILE));
+    assert_eq!(run(&src.replace("return p;", "clip(p.x); return p;"), "main", "glslv").codes(), vec![codes::E_PROFILE]);
 }
 
 #[test]
