@@ -26,7 +26,7 @@ pub type Cell = [f64; 4];
 pub const ALL_LANES: u8 = 0b1111;
 
 /// A compiled piece of program: an expression (writes its result cells) or a statement.
-pub type Code = Box<dyn Fn(&mut Machine)>;
+pub type Code = Box<dyn Fn(&mut Machine) + Send + Sync>;
 
 /// Which stage the lanes are: four vertices, or one 2x2 fragment quad.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,6 +40,7 @@ pub enum LaneShape {
     Quad { ddy_sign: f64 },
 }
 
+#[derive(Clone)]
 pub struct Machine {
     pub mem: Vec<Cell>,
     /// Hazard flags of each cell: bit `l` = lane `l` carries a hazard, bit `4 + l` = lane

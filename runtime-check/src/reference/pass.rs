@@ -27,6 +27,7 @@ use super::inputs::PassInputs;
 use super::machine::{Cell, LaneShape, Machine};
 use crate::codes;
 use grammar::Diagnostic;
+use rayon::prelude::*;
 use translator::ir::{Module, Stage};
 
 /// Both stages of a pass, compiled once and rendered any number of times.
@@ -375,7 +376,21 @@ fn exact_interpolation(w: &[f64; 4], exact: &[bool; 4], vals: &[f64; 4]) -> bool
         .any(|b| (0..4).all(|i| i == b || w[i] == 0.0 || vals[i] == vals[b] || (exact[i] && short_dyadic(w[i]))))
 }
 
-/// Renders one pass into an image of `inputs.output_size` (raw fragment colours).
+/// The pixels and hazard flags of the one or two image rows a quad row covers.
+struct QuadRow {
+    pixels: Vec<[f32; 4]>,
+    hazard: Vec<bool>,
+}
+
+impl QuadRow {
+    fn new(qy: u32, width: u32, height: u32, hazard: bool) -> QuadRow {
+        let n = width as usize * (height - qy).min(2) as usize;
+        QuadRow { pixels: vec![[0.0; 4]; n], hazard: vec![hazard; n] }
+    }
+}
+
+/// Renders one pass into an image of `inputs.output_size` (raw fragment colours), its
+/// quad rows in parallel.
 pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec<Diagnostic>> {
     let (width, height) = inp.output_size;
     if width == 0 || height == 0 || width > 16384 || height > 16384 {
@@ -422,88 +437,104 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
         }
         feeds.push((cells.clone(), src, flags));
     }
-    let mut image = RgbaF32Image::transparent(width, height);
-    let mut hazard = vec![verts.position_hazard; width as usize * height as usize];
     let fh = f64::from(height);
-    for qy in (0..height).step_by(2) {
-        for qx in (0..width).step_by(2) {
-            let mut covered = [false; 4];
-            let mut ws = [[0.0; 4]; 4];
-            let mut exact_weights = [[false; 4]; 4];
-            let mut pos = [[0.0; 2]; 4];
-            for l in 0..4 {
-                let (px, py) = (f64::from(qx + (l as u32 & 1)) + 0.5, f64::from(qy + (l as u32 >> 1)) + 0.5);
-                let at = weights(&scr, px, py);
-                ws[l] = at.w;
-                exact_weights[l] = at.exact;
-                covered[l] = at.inside;
-                pos[l] = [px, py];
-            }
-            if !covered.iter().any(|&c| c) {
-                continue;
-            }
-            restore(&mut m, &plan);
-            for (cells, src, flags) in &feeds {
-                for (k, &cell) in cells.iter().enumerate() {
-                    let mut out = [0.0; 4];
-                    let mut exact_lanes = 0u8;
-                    if let Some(vals) = src.as_ref().and_then(|s| s.get(k)) {
-                        for l in 0..4 {
-                            let w = ws[l];
-                            let v = w[0] * vals[0] + w[1] * vals[1] + w[2] * vals[2] + w[3] * vals[3];
-                            if exact_interpolation(&w, &exact_weights[l], vals) {
-                                exact_lanes |= 1 << l;
-                            }
-                            out[l] = v as f32 as f64;
-                        }
-                    }
-                    let h = match flags.get(k) {
-                        Some(Interp::Exact(h)) => *h,
-                        Some(Interp::Dyadic(h)) => *h | (APPROX & !(exact_lanes << 4)),
-                        Some(Interp::Approx(h)) => *h | APPROX,
-                        None => APPROX,
-                    };
-                    m.put(cell, out, h);
-                }
-            }
-            for cells in &plan.frag_coord {
-                let mut v = [[0.0; 4]; 4];
+    // Quad rows are independent (every invocation starts from the restored snapshot), so
+    // they run in parallel, each on its own copy of the machine; the first error in row
+    // order is the one a row-major loop meets first.
+    let quad_rows: Vec<u32> = (0..height).step_by(2).collect();
+    let rows = quad_rows
+        .par_iter()
+        .map(|&qy| {
+            let mut m = m.clone();
+            let mut row = QuadRow::new(qy, width, height, verts.position_hazard);
+            for qx in (0..width).step_by(2) {
+                let mut covered = [false; 4];
+                let mut ws = [[0.0; 4]; 4];
+                let mut exact_weights = [[false; 4]; 4];
+                let mut pos = [[0.0; 2]; 4];
                 for l in 0..4 {
-                    let gl_y = if inp.flipped { fh - pos[l][1] } else { pos[l][1] };
-                    let w = ws[l];
-                    let z: f64 = (0..4).map(|i| w[i] * (verts.clip[i][2] / verts.clip[i][3] * 0.5 + 0.5)).sum();
-                    let iw: f64 = (0..4).map(|i| w[i] * scr[i][2]).sum();
-                    v[l] = [pos[l][0], gl_y, z, iw];
+                    let (px, py) = (f64::from(qx + (l as u32 & 1)) + 0.5, f64::from(qy + (l as u32 >> 1)) + 0.5);
+                    let at = weights(&scr, px, py);
+                    ws[l] = at.w;
+                    exact_weights[l] = at.exact;
+                    covered[l] = at.inside;
+                    pos[l] = [px, py];
                 }
-                for (k, &cell) in cells.iter().enumerate().take(4) {
-                    let flags = if k < 2 { 0 } else { APPROX };
-                    m.put(cell, [v[0][k], v[1][k], v[2][k], v[3][k]].map(|x| x as f32 as f64), flags);
-                }
-            }
-            run(c, &mut m).map_err(|e| vec![e])?;
-            let col: Vec<Cell> = plan.color.iter().map(|&a| m.get(a)).collect();
-            let col_hazard = plan.color.iter().fold(m.sticky, |h, &a| h | m.hz(a)) & HAZARD;
-            for l in 0..4 {
-                let (x, y) = (qx + (l as u32 & 1), qy + (l as u32 >> 1));
-                if x >= width || y >= height || !covered[l] {
+                if !covered.iter().any(|&c| c) {
                     continue;
                 }
-                let at = y as usize * width as usize + x as usize;
-                if let Some(h) = hazard.get_mut(at) {
-                    *h |= col_hazard & (1 << l) != 0;
+                restore(&mut m, &plan);
+                for (cells, src, flags) in &feeds {
+                    for (k, &cell) in cells.iter().enumerate() {
+                        let mut out = [0.0; 4];
+                        let mut exact_lanes = 0u8;
+                        if let Some(vals) = src.as_ref().and_then(|s| s.get(k)) {
+                            for l in 0..4 {
+                                let w = ws[l];
+                                let v = w[0] * vals[0] + w[1] * vals[1] + w[2] * vals[2] + w[3] * vals[3];
+                                if exact_interpolation(&w, &exact_weights[l], vals) {
+                                    exact_lanes |= 1 << l;
+                                }
+                                out[l] = v as f32 as f64;
+                            }
+                        }
+                        let h = match flags.get(k) {
+                            Some(Interp::Exact(h)) => *h,
+                            Some(Interp::Dyadic(h)) => *h | (APPROX & !(exact_lanes << 4)),
+                            Some(Interp::Approx(h)) => *h | APPROX,
+                            None => APPROX,
+                        };
+                        m.put(cell, out, h);
+                    }
                 }
-                if m.disc & (1 << l) != 0 {
-                    continue;
+                for cells in &plan.frag_coord {
+                    let mut v = [[0.0; 4]; 4];
+                    for l in 0..4 {
+                        let gl_y = if inp.flipped { fh - pos[l][1] } else { pos[l][1] };
+                        let w = ws[l];
+                        let z: f64 = (0..4).map(|i| w[i] * (verts.clip[i][2] / verts.clip[i][3] * 0.5 + 0.5)).sum();
+                        let iw: f64 = (0..4).map(|i| w[i] * scr[i][2]).sum();
+                        v[l] = [pos[l][0], gl_y, z, iw];
+                    }
+                    for (k, &cell) in cells.iter().enumerate().take(4) {
+                        let flags = if k < 2 { 0 } else { APPROX };
+                        m.put(cell, [v[0][k], v[1][k], v[2][k], v[3][k]].map(|x| x as f32 as f64), flags);
+                    }
                 }
-                let mut px = [0.0, 0.0, 0.0, 1.0];
-                for (k, cc) in col.iter().enumerate().take(4) {
-                    px[k] = cc[l] as f32;
-                }
-                if let Some(p) = image.pixels.get_mut(at) {
-                    *p = px;
+                run(c, &mut m)?;
+                let col: Vec<Cell> = plan.color.iter().map(|&a| m.get(a)).collect();
+                let col_hazard = plan.color.iter().fold(m.sticky, |h, &a| h | m.hz(a)) & HAZARD;
+                for l in 0..4 {
+                    let (x, y) = (qx + (l as u32 & 1), qy + (l as u32 >> 1));
+                    if x >= width || y >= height || !covered[l] {
+                        continue;
+                    }
+                    let at = (y - qy) as usize * width as usize + x as usize;
+                    if let Some(h) = row.hazard.get_mut(at) {
+                        *h |= col_hazard & (1 << l) != 0;
+                    }
+                    if m.disc & (1 << l) != 0 {
+                        continue;
+                    }
+                    let mut px = [0.0, 0.0, 0.0, 1.0];
+                    for (k, cc) in col.iter().enumerate().take(4) {
+                        px[k] = cc[l] as f32;
+                    }
+                    if let Some(p) = row.pixels.get_mut(at) {
+                        *p = px;
+                    }
                 }
             }
-        }
+            Ok(row)
+        })
+        .collect::<Vec<Result<QuadRow, Diagnostic>>>();
+    let mut image = RgbaF32Image::transparent(width, height);
+    let mut hazard = Vec::with_capacity(width as usize * height as usize);
+    image.pixels.clear();
+    for row in rows {
+        let row = row.map_err(|e| vec![e])?;
+        image.pixels.extend(row.pixels);
+        hazard.extend(row.hazard);
     }
     Ok(Rendered { image, hazard, warnings })
 }

@@ -16,7 +16,12 @@ use grammar::Span;
 use translator::ir::{Builtin as B, Expr, Handle, Type};
 
 /// Per-component over up to four arguments (a one-component argument is broadcast).
-pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + 'static>(args: &[Vec<usize>], dst: &[usize], zero: usize, f: F) -> Code {
+pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
+    args: &[Vec<usize>],
+    dst: &[usize],
+    zero: usize,
+    f: F,
+) -> Code {
     let idx: Vec<(usize, [usize; 4])> = (0..dst.len())
         .map(|i| {
             let mut a = [zero; 4];
@@ -41,7 +46,11 @@ pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + 'static>(args: &[Vec<usize>], dst: &[u
 /// Up to 16 components per argument and per result, one lane at a time.
 type LaneBuf = [[f64; 16]; 4];
 
-pub(crate) fn lanewise<F: Fn(&LaneBuf, &mut [f64; 16]) + 'static>(args: &[Vec<usize>], dst: &[usize], f: F) -> Code {
+pub(crate) fn lanewise<F: Fn(&LaneBuf, &mut [f64; 16]) + Send + Sync + 'static>(
+    args: &[Vec<usize>],
+    dst: &[usize],
+    f: F,
+) -> Code {
     let args: Vec<Vec<usize>> = args.iter().take(4).map(|a| a.iter().take(16).copied().collect()).collect();
     let dst: Vec<usize> = dst.iter().take(16).copied().collect();
     Box::new(move |m: &mut Machine| {

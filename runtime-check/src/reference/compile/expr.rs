@@ -13,7 +13,7 @@ use super::{builtins, chain, Compiler, Frame};
 use crate::reference::hazard::{self, approx_bit, hazard_bit, HAZARD};
 use crate::reference::machine::{Cell, Code, Machine};
 use crate::reference::ops::{self, kind, Kind};
-use std::rc::Rc;
+use std::sync::Arc;
 use translator::ir::{BinaryOp, Expr, ExprKind, Handle, IncDec, Literal, ParamDir, Type, Var};
 
 /// A compiled expression.
@@ -35,7 +35,7 @@ pub(crate) enum Step {
 #[derive(Clone, Debug)]
 pub(crate) enum Place {
     Static(Vec<usize>),
-    Dynamic(Rc<(Vec<usize>, Vec<Step>)>),
+    Dynamic(Arc<(Vec<usize>, Vec<Step>)>),
 }
 
 impl Place {
@@ -69,7 +69,7 @@ impl Place {
             Place::Dynamic(d) => {
                 let (root, mut steps) = (*d).clone();
                 steps.push(Step::Select(sel));
-                Place::Dynamic(Rc::new((root, steps)))
+                Place::Dynamic(Arc::new((root, steps)))
             }
         }
     }
@@ -277,11 +277,13 @@ pub(crate) fn place(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> (Option
             let icell = index_cell(c, f, *index, &iv);
             let code = chain(bcode.into_iter().chain(iv.code).chain(icell.1).collect());
             let p = match p {
-                Place::Static(root) => Place::Dynamic(Rc::new((root, vec![Step::Index { index: icell.0, elem, len }]))),
+                Place::Static(root) => {
+                    Place::Dynamic(Arc::new((root, vec![Step::Index { index: icell.0, elem, len }])))
+                }
                 Place::Dynamic(d) => {
                     let (root, mut steps) = (*d).clone();
                     steps.push(Step::Index { index: icell.0, elem, len });
-                    Place::Dynamic(Rc::new((root, steps)))
+                    Place::Dynamic(Arc::new((root, steps)))
                 }
             };
             (code, p)

@@ -20,7 +20,7 @@ use super::machine::{Code, Machine};
 use crate::codes;
 use grammar::{Diagnostic, Span};
 use std::collections::{BTreeSet, HashMap};
-use std::rc::Rc;
+use std::sync::Arc;
 use translator::ir::{self, Function, Handle, Module, ParamDir, Semantic, Storage, Type};
 
 /// Where a leaf of the entry point's interface comes from.
@@ -99,7 +99,7 @@ pub(crate) struct FnCode {
     pub params: Vec<Vec<usize>>,
     pub dirs: Vec<ParamDir>,
     pub ret: Vec<usize>,
-    pub body: Rc<dyn Fn(&mut Machine)>,
+    pub body: Arc<dyn Fn(&mut Machine) + Send + Sync>,
 }
 
 /// Per-function compile context.
@@ -116,7 +116,7 @@ pub(crate) struct Compiler<'m> {
     pub consts: Vec<(usize, f64)>,
     const_cells: HashMap<u64, usize>,
     pub globals: Vec<Vec<usize>>,
-    functions: HashMap<usize, Rc<FnCode>>,
+    functions: HashMap<usize, Arc<FnCode>>,
     in_progress: Vec<usize>,
     pub diags: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
@@ -156,7 +156,7 @@ impl<'m> Compiler<'m> {
     }
 
     /// Compiles `f` once (its frame is static); `None` on recursion or a missing body.
-    pub fn function(&mut self, h: Handle<Function>, span: Span) -> Option<Rc<FnCode>> {
+    pub fn function(&mut self, h: Handle<Function>, span: Span) -> Option<Arc<FnCode>> {
         if let Some(f) = self.functions.get(&h.index()) {
             return Some(f.clone());
         }
@@ -177,11 +177,11 @@ impl<'m> Compiler<'m> {
         let mut frame = Frame { exprs: &f.exprs, params: params.clone(), locals, ret: ret.clone() };
         let code = stmt::block(self, &mut frame, body);
         self.in_progress.pop();
-        let body: Rc<dyn Fn(&mut Machine)> = match code {
-            Some(c) => Rc::from(c),
-            None => Rc::new(|_: &mut Machine| {}),
+        let body: Arc<dyn Fn(&mut Machine) + Send + Sync> = match code {
+            Some(c) => Arc::from(c),
+            None => Arc::new(|_: &mut Machine| {}),
         };
-        let fc = Rc::new(FnCode { params, dirs: f.params.iter().map(|p| p.dir).collect(), ret, body });
+        let fc = Arc::new(FnCode { params, dirs: f.params.iter().map(|p| p.dir).collect(), ret, body });
         self.functions.insert(h.index(), fc.clone());
         Some(fc)
     }
