@@ -653,7 +653,7 @@ fn as_stored(img: &RgbaF32Image, storage: reference::StorageFormat) -> RgbaF32Im
 /// reference to read its inputs and 8-bit targets back as that device does.
 pub fn device_decode(gpu: &Gpu) -> Result<reference::DeviceDecode, Diagnostic> {
     let t = gpu.decode()?;
-    reference::DeviceDecode::measured(t.unorm8, t.srgb8).ok_or_else(|| {
+    reference::DeviceDecode::measured(t.unorm8, t.srgb8, t.unorm8_encode, t.srgb8_encode).ok_or_else(|| {
         Diagnostic::error(codes::E_CHAIN_GPU, "the device's 8-bit decode tables are not monotone in [0, 1]")
     })
 }

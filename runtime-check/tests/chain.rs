@@ -478,6 +478,14 @@ fn a_slang_preset_with_errors_is_diagnosed() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+fn srgb_encode(v: f64) -> f64 {
+    if v <= 0.003_130_8 {
+        v * 12.92
+    } else {
+        1.055 * v.powf(1.0 / 2.4) - 0.055
+    }
+}
+
 #[test]
 fn the_devices_8_bit_decodes_are_probed_once_and_near_exact() {
     let g = gpu();
@@ -498,5 +506,18 @@ fn the_devices_8_bit_decodes_are_probed_once_and_near_exact() {
         assert!((s - srgb(k)).abs() < 5e-3, "sRGB byte {k}: {s} against {}", srgb(k));
     }
     assert!(t.srgb8.windows(2).all(|w| w[0] <= w[1]), "a decode table rises with the byte");
+    // The encode boundaries (measured where 32-bit float textures filter) lie within
+    // half a step of k + 0.5.
+    // (`None`: every boundary within one probe sample of exact.)
+    for k in 0..255 {
+        let half = k as f64 + 0.5;
+        if let Some(u) = t.unorm8_encode {
+            assert!((f64::from(u[k]) * 255.0 - half).abs() < 0.5, "UNORM boundary {k}: {}", u[k]);
+        }
+        if let Some(s) = t.srgb8_encode {
+            let e = srgb_encode(f64::from(s[k])) * 255.0;
+            assert!((e - half).abs() < 0.5, "sRGB boundary {k}: {} ({e})", s[k]);
+        }
+    }
     assert_eq!(g.decode().ok(), Some(t), "measured once, the same afterwards");
 }

@@ -125,18 +125,28 @@ struct JsonMetrics<'a> {
     device_decode: JsonDeviceDecode,
 }
 
-/// The largest difference, over the 256 byte values, between what the adapter samples
-/// from an 8-bit texel and the exact decode (`k / 255`, the sRGB transfer function).
+/// How far the adapter's 8-bit conversions lie from exact: the largest difference, over
+/// the 256 byte values, between what it samples from a texel and the exact decode
+/// (`k / 255`, the sRGB transfer function), and the largest distance of a byte boundary
+/// of its encode from `k + 0.5`, in 8-bit steps (0 when not measured).
 #[derive(Serialize)]
 pub(crate) struct JsonDeviceDecode {
     pub unorm8_max_deviation: f32,
     pub srgb8_max_deviation: f32,
+    pub unorm8_encode_max_offset: f32,
+    pub srgb8_encode_max_offset: f32,
 }
 
 impl JsonDeviceDecode {
     pub fn of(d: &runtime_check::reference::DeviceDecode) -> JsonDeviceDecode {
         let (unorm8_max_deviation, srgb8_max_deviation) = d.max_deviation();
-        JsonDeviceDecode { unorm8_max_deviation, srgb8_max_deviation }
+        let (unorm8_encode_max_offset, srgb8_encode_max_offset) = d.max_encode_offset();
+        JsonDeviceDecode {
+            unorm8_max_deviation,
+            srgb8_max_deviation,
+            unorm8_encode_max_offset,
+            srgb8_encode_max_offset,
+        }
     }
 }
 

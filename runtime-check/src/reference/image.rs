@@ -142,6 +142,10 @@ impl StorageFormat {
 pub struct DeviceDecode {
     unorm8: Arc<[f32; 256]>,
     srgb8: Arc<[f32; 256]>,
+    /// Measured encodes: the smallest written value (linear) that stores byte `k + 1`;
+    /// `None`: round to nearest (`k + 0.5` steps).
+    unorm8_encode: Option<Arc<[f32; 255]>>,
+    srgb8_encode: Option<Arc<[f32; 255]>>,
 }
 
 impl Default for DeviceDecode {
@@ -179,14 +183,47 @@ impl DeviceDecode {
     /// `k / 255` and the transfer function.
     pub fn exact() -> DeviceDecode {
         let (unorm8, srgb8) = exact_tables().clone();
-        DeviceDecode { unorm8, srgb8 }
+        DeviceDecode { unorm8, srgb8, unorm8_encode: None, srgb8_encode: None }
     }
 
-    /// Measured tables, or `None` when one is not a table a device could read back: a
-    /// value not finite, outside [0, 1], or decreasing with the byte.
-    pub fn measured(unorm8: [f32; 256], srgb8: [f32; 256]) -> Option<DeviceDecode> {
-        (plausible(&unorm8) && plausible(&srgb8))
-            .then(|| DeviceDecode { unorm8: Arc::new(unorm8), srgb8: Arc::new(srgb8) })
+    /// Measured tables, or `None` when one is not a table a device could give: a decode
+    /// value not finite, outside [0, 1], or decreasing with the byte; an encode boundary
+    /// not finite or not above the one before.
+    pub fn measured(
+        unorm8: [f32; 256],
+        srgb8: [f32; 256],
+        unorm8_encode: Option<[f32; 255]>,
+        srgb8_encode: Option<[f32; 255]>,
+    ) -> Option<DeviceDecode> {
+        let rising = |t: &Option<[f32; 255]>| {
+            t.as_ref().is_none_or(|t| t.iter().all(|v| v.is_finite()) && t.windows(2).all(|w| w[0] < w[1]))
+        };
+        (plausible(&unorm8) && plausible(&srgb8) && rising(&unorm8_encode) && rising(&srgb8_encode)).then(|| {
+            DeviceDecode {
+                unorm8: Arc::new(unorm8),
+                srgb8: Arc::new(srgb8),
+                unorm8_encode: unorm8_encode.map(Arc::new),
+                srgb8_encode: srgb8_encode.map(Arc::new),
+            }
+        })
+    }
+
+    /// The byte a UNORM target stores for a written value (NaN stores 0).
+    pub fn unorm8_byte(&self, v: f32) -> u8 {
+        match &self.unorm8_encode {
+            _ if v.is_nan() => 0,
+            Some(t) => t.partition_point(|b| *b <= v) as u8,
+            None => unorm8(v) as u8,
+        }
+    }
+
+    /// The byte an sRGB target stores for a written linear value (NaN stores 0).
+    pub fn srgb8_byte(&self, v: f32) -> u8 {
+        match &self.srgb8_encode {
+            _ if v.is_nan() => 0,
+            Some(t) => t.partition_point(|b| *b <= v) as u8,
+            None => unorm8(srgb_encode(v)) as u8,
+        }
     }
 
     /// The value a shader reads for a stored UNORM byte.
@@ -201,12 +238,12 @@ impl DeviceDecode {
 
     /// A value in [0, 1] written to a UNORM target and read back.
     pub fn store_unorm8(&self, v: f32) -> f32 {
-        self.unorm8(unorm8(v) as u8)
+        self.unorm8(self.unorm8_byte(v))
     }
 
     /// A linear value written to an sRGB target and read back: encoded, quantised, decoded.
     pub fn store_srgb8(&self, v: f32) -> f32 {
-        self.srgb8(unorm8(srgb_encode(v)) as u8)
+        self.srgb8(self.srgb8_byte(v))
     }
 
     /// An 8-bit image (values `k / 255`, such as a decoded PNG) as a shader samples it.
@@ -217,7 +254,7 @@ impl DeviceDecode {
         RgbaF32Image {
             width: image.width,
             height: image.height,
-            pixels: image.pixels.iter().map(|p| p.map(|c| self.store_unorm8(c))).collect(),
+            pixels: image.pixels.iter().map(|p| p.map(|c| self.unorm8(unorm8(c) as u8))).collect(),
         }
     }
 
@@ -238,6 +275,17 @@ impl DeviceDecode {
         let (u, s) = exact_tables();
         let dev = |a: &[f32; 256], b: &[f32; 256]| a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
         (dev(&self.unorm8, u), dev(&self.srgb8, s))
+    }
+
+    /// The largest distance of a measured encode boundary from `k + 0.5`, in 8-bit
+    /// steps of the stored (for sRGB: encoded) value: (UNORM, sRGB); 0 when not measured.
+    pub fn max_encode_offset(&self) -> (f32, f32) {
+        let off = |t: &Option<Arc<[f32; 255]>>, enc: fn(f32) -> f32| {
+            t.as_ref().map_or(0.0, |t| {
+                t.iter().enumerate().map(|(k, v)| (enc(*v) * 255.0 - (k as f32 + 0.5)).abs()).fold(0.0, f32::max)
+            })
+        };
+        (off(&self.unorm8_encode, |v| v), off(&self.srgb8_encode, srgb_encode))
     }
 }
 
@@ -391,7 +439,7 @@ mod tests {
         let srgb: [f32; 256] = std::array::from_fn(|k| (exact.srgb8(k as u8) - 0.002).max(0.0));
         let mut unorm: [f32; 256] = std::array::from_fn(|k| k as f32 / 255.0);
         unorm[255] = 0.999;
-        let dev = DeviceDecode::measured(unorm, srgb)
+        let dev = DeviceDecode::measured(unorm, srgb, None, None)
             .unwrap_or_else(|| panic!("monotone tables in [0, 1] are measured tables"));
         let v = 0.5;
         let byte = unorm8(srgb_encode(v)) as u8;
@@ -412,8 +460,33 @@ mod tests {
         assert_eq!(dev.sampled_unorm8(&img).pixels[0], [0.999, 0.0, 0.999, 0.999]);
         assert_eq!(exact.sampled_unorm8(&img), img);
         // Tables no device reads back are refused.
-        assert!(DeviceDecode::measured(unorm, [f32::NAN; 256]).is_none());
-        assert!(DeviceDecode::measured(std::array::from_fn(|k| 1.0 - k as f32 / 255.0), srgb).is_none());
+        assert!(DeviceDecode::measured(unorm, [f32::NAN; 256], None, None).is_none());
+        assert!(DeviceDecode::measured(std::array::from_fn(|k| 1.0 - k as f32 / 255.0), srgb, None, None).is_none());
+        assert!(DeviceDecode::measured(unorm, srgb, Some([0.5; 255]), None).is_none(), "boundaries must rise");
+    }
+
+    #[test]
+    fn targets_store_through_the_device_encode_boundaries() {
+        let exact = DeviceDecode::exact();
+        let (u, s) = exact_tables();
+        // A device whose UNORM boundaries sit 0.3 step high (it rounds k + 0.7 up), and
+        // whose sRGB boundaries are exact.
+        let high: [f32; 255] = std::array::from_fn(|k| (k as f32 + 0.8) / 255.0);
+        let srgb_exact: [f32; 255] = std::array::from_fn(|k| srgb_decode((k as f32 + 0.5) / 255.0));
+        let dev = DeviceDecode::measured(**u, **s, Some(high), Some(srgb_exact))
+            .unwrap_or_else(|| panic!("rising boundaries are measured boundaries"));
+        let v = 10.6 / 255.0;
+        assert_eq!((exact.unorm8_byte(v), dev.unorm8_byte(v)), (11, 10));
+        assert_eq!(dev.unorm8_byte(10.9 / 255.0), 11);
+        assert_eq!(dev.store_unorm8(v), 10.0 / 255.0);
+        assert_eq!((dev.unorm8_byte(f32::NAN), dev.unorm8_byte(-1.0), dev.unorm8_byte(2.0)), (0, 0, 255));
+        // Exact sRGB boundaries store what the transfer function rounds to.
+        for v in [0.001f32, 0.02, 0.2, 0.5, 0.9] {
+            assert_eq!(dev.srgb8_byte(v), exact.srgb8_byte(v), "{v}");
+        }
+        let (du, ds) = dev.max_encode_offset();
+        assert!((du - 0.3).abs() < 1e-3 && ds < 1e-3, "{du} {ds}");
+        assert_eq!(exact.max_encode_offset(), (0.0, 0.0));
     }
 
     #[test]
