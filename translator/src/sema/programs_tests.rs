@@ -3,39 +3,8 @@
 //! and the `precise` qualifier. Each feeds a small program through the real front end and
 //! sema, validates the IR, and checks the types, statements or diagnostic codes.
 
+use super::tests::run;
 use super::*;
-use crate::ir::{pretty, valid};
-use grammar::{MemoryFs, PpOptions, SourceMap};
-
-struct Out {
-    ir: String,
-    diags: Vec<Diagnostic>,
-}
-
-impl Out {
-    fn codes(&self) -> Vec<&'static str> {
-        self.diags.iter().map(|d| d.code).collect()
-    }
-    fn clean(&self) -> &str {
-        let errors: Vec<String> = self.diags.iter().map(|d| format!("{} {}", d.code, d.message)).collect();
-        assert!(self.diags.is_empty(), "unexpected diagnostics: {errors:#?}");
-        &self.ir
-    }
-    fn message(&self, code: &str) -> String {
-        self.diags.iter().find(|d| d.code == code).map(|d| d.message.clone()).unwrap_or_default()
-    }
-}
-
-fn run(src: &str, entry: &str, profile: &str) -> Out {
-    let mut sources = SourceMap::new();
-    let parsed = grammar::parse_str(&mut sources, "test.cg", src, &PpOptions::default(), &MemoryFs::new());
-    assert!(!parsed.has_errors(), "parse errors: {}", grammar::diagnostic::render_plain(&sources, &parsed.diagnostics));
-    let options = SemaOptions { entry: Some(entry.into()), profile: Profile::named(profile).expect("known profile") };
-    let (module, diags) = analyze(&parsed.unit, &parsed.preprocessed.pragmas, &options);
-    let problems = valid::validate(&module);
-    assert!(problems.is_empty(), "invalid IR: {problems:#?}\n{}", pretty::module(&module));
-    Out { ir: pretty::module(&module), diags }
-}
 
 const GS: &str = "TRIANGLE TRIANGLE_OUT void gs(AttribArray<float4> position : POSITION,
                                          AttribArray<float2> uv : TEXCOORD0,
@@ -55,7 +24,7 @@ float4 main_fragment(float2 uv : TEXCOORD0) : COLOR { return float4(uv, 0, 1); }
 fn a_geometry_program_analyses_under_a_geometry_profile() {
     for profile in ["gp4gp", "gp5gp", "glslg", "gs_4_0"] {
         let o = run(GS, "gs", profile);
-        let ir = o.clean();
+        let ir = o.silent();
         assert!(ir.contains("float4[3] position : POSITION"), "{ir}");
         assert!(ir.contains("float2[3] uv : TEXCOORD0"), "{ir}");
         assert!(ir.contains("emitVertex(") && ir.contains(" : POSITION, ") && ir.contains(" : TEXCOORD0);"), "{ir}");
@@ -71,11 +40,11 @@ fn each_input_primitive_sizes_attrib_arrays() {
             n - 1
         );
         let o = run(&src, "gs", "gp4gp");
-        assert!(o.clean().contains(&format!("float3[{n}] p : POSITION")), "{modifier}: {}", o.ir);
+        assert!(o.silent().contains(&format!("float3[{n}] p : POSITION")), "{modifier}: {}", o.ir);
     }
     // gp5gp also takes a patch as its input.
     let src = "PATCH_5 void gs(AttribArray<float3> p : POSITION) { emitVertex(float4(p[4], 1) : POSITION); }";
-    assert!(run(src, "gs", "gp5gp").clean().contains("float3[5] p"));
+    assert!(run(src, "gs", "gp5gp").silent().contains("float3[5] p"));
     assert_eq!(run(src, "gs", "gp4gp").codes(), vec![codes::E_PROGRAM_MODIFIER]);
 }
 
@@ -83,7 +52,7 @@ fn each_input_primitive_sizes_attrib_arrays() {
 fn each_output_primitive_is_accepted_once() {
     for out in ["POINT_OUT", "LINE_OUT", "TRIANGLE_OUT"] {
         let src = format!("POINT {out} void gs(AttribArray<float4> p : POSITION) {{ emitVertex(p[0] : POSITION); }}");
-        run(&src, "gs", "gp4gp").clean();
+        run(&src, "gs", "gp4gp").silent();
     }
 }
 
@@ -154,7 +123,7 @@ fn emit_vertex_arguments_are_checked() {
         format!("struct V {{ float4 p : POSITION; float4 c : COLOR0; }};\nPOINT void gs(AttribArray<float4> p : POSITION) {{ {body} }}")
     };
     // A struct carries its own semantics.
-    let ir = run(&gs("V v; v.p = p[0]; v.c = 1; emitVertex(v);"), "gs", "gp4gp").clean().to_owned();
+    let ir = run(&gs("V v; v.p = p[0]; v.c = 1; emitVertex(v);"), "gs", "gp4gp").silent().to_owned();
     assert!(ir.contains("emitVertex((var local#0:V));"), "{ir}");
     for (body, what) in [
         ("emitVertex(p[0]);", "without a semantic"),
@@ -175,7 +144,7 @@ fn emit_vertex_arguments_are_checked() {
 fn a_user_function_named_emit_vertex_is_an_ordinary_function() {
     let src =
         "float emitVertex(float x) { return x; }\nfloat4 main() : COLOR { emitVertex(1.0); return emitVertex(2.0); }";
-    assert!(run(src, "main", "fp40").clean().contains("call emitVertex"));
+    assert!(run(src, "main", "fp40").silent().contains("call emitVertex"));
 }
 
 #[test]
@@ -203,11 +172,11 @@ ISOLINES PATCH_4 void lines(AttribArray<float3> p : POSITION, out float4 o : POS
 
 #[test]
 fn tessellation_programs_analyse_under_their_profiles() {
-    assert!(run(TESS, "tcs", "gp5tcp").clean().contains("float3[3] position : POSITION"));
-    assert!(run(TESS, "tcs", "hs_5_0").clean().contains("out float[3] oOuter : TESSLEVELOUTER"));
-    assert!(run(TESS, "tes", "gp5tep").clean().contains("float3 uvw : TESSCOORD"));
-    assert!(run(TESS, "quads", "gp5tep").clean().contains("float3[16] p"));
-    assert!(run(TESS, "lines", "ds_5_0").clean().contains("float3[4] p"));
+    assert!(run(TESS, "tcs", "gp5tcp").silent().contains("float3[3] position : POSITION"));
+    assert!(run(TESS, "tcs", "hs_5_0").silent().contains("out float[3] oOuter : TESSLEVELOUTER"));
+    assert!(run(TESS, "tes", "gp5tep").silent().contains("float3 uvw : TESSCOORD"));
+    assert!(run(TESS, "quads", "gp5tep").silent().contains("float3[16] p"));
+    assert!(run(TESS, "lines", "ds_5_0").silent().contains("float3[4] p"));
 }
 
 #[test]
@@ -245,10 +214,10 @@ technique Inline {
 #[test]
 fn effect_state_objects_and_techniques_analyse() {
     let o = run(EFFECT, "ps_main", "fp40");
-    let ir = o.clean();
+    let ir = o.silent();
     // State objects are no program variables: nothing of them is in the IR.
     assert!(!ir.contains("vs :") && !ir.contains("pair"), "{ir}");
-    run(EFFECT, "vs_main", "vp40").clean();
+    run(EFFECT, "vs_main", "vp40").silent();
 }
 
 #[test]
@@ -287,7 +256,7 @@ fn precise_is_accepted_everywhere_and_changes_nothing() {
     let without = with.replace("precise ", "");
     let a = run(with, "main", "fp40");
     let b = run(&without, "main", "fp40");
-    assert_eq!(a.clean(), b.clean());
+    assert_eq!(a.silent(), b.silent());
     // Older shaders name a variable `precise`.
-    run("static const float precise = 2.0;\nfloat4 main() : COLOR { return precise; }", "main", "fp40").clean();
+    run("static const float precise = 2.0;\nfloat4 main() : COLOR { return precise; }", "main", "fp40").silent();
 }

@@ -6,13 +6,23 @@ use super::*;
 use crate::ir::{pretty, valid};
 use grammar::{MemoryFs, PpOptions, SourceMap};
 
-struct Out {
-    ir: String,
-    diags: Vec<Diagnostic>,
+pub(super) struct Out {
+    pub(super) ir: String,
+    pub(super) diags: Vec<Diagnostic>,
 }
 
 impl Out {
-    fn codes(&self) -> Vec<&'static str> {
+    /// The IR, asserting that no diagnostic at all (not even a warning) was given.
+    pub(super) fn silent(&self) -> &str {
+        let all: Vec<String> = self.diags.iter().map(|d| format!("{} {}", d.code, d.message)).collect();
+        assert!(self.diags.is_empty(), "unexpected diagnostics: {all:#?}");
+        &self.ir
+    }
+    /// The message of the first diagnostic with `code` (empty when there is none).
+    pub(super) fn message(&self, code: &str) -> String {
+        self.diags.iter().find(|d| d.code == code).map(|d| d.message.clone()).unwrap_or_default()
+    }
+    pub(super) fn codes(&self) -> Vec<&'static str> {
         self.diags.iter().map(|d| d.code).collect()
     }
     fn errors(&self) -> Vec<String> {
@@ -24,7 +34,7 @@ impl Out {
     }
 }
 
-fn run(src: &str, entry: &str, profile: &str) -> Out {
+pub(super) fn run(src: &str, entry: &str, profile: &str) -> Out {
     let mut sources = SourceMap::new();
     let parsed = grammar::parse_str(&mut sources, "test.cg", src, &PpOptions::default(), &MemoryFs::new());
     assert!(!parsed.has_errors(), "parse errors: {}", grammar::diagnostic::render_plain(&sources, &parsed.diagnostics));
