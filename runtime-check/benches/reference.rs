@@ -39,7 +39,7 @@ fn bench(c: &mut Criterion) {
             frame_count: 1,
             parameters: &[],
             luts: None,
-            decode: Default::default(),
+            conversions: Default::default(),
         };
         // Two passes at viewport size.
         g.throughput(Throughput::Elements(2 * u64::from(VIEWPORT.0 * VIEWPORT.1)));

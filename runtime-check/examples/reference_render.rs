@@ -32,7 +32,7 @@ fn main() {
         frame_count: num(6, 1) as usize,
         parameters: &[],
         luts: None,
-        decode: Default::default(),
+        conversions: Default::default(),
     };
     match render_preset(&job) {
         Ok(img) => {

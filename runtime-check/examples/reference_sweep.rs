@@ -54,7 +54,7 @@ fn main() {
                             frame_count: 3,
                             parameters: &[],
                             luts: None,
-                            decode: Default::default(),
+                            conversions: Default::default(),
                         };
                         pixels += 3 * p.passes.len() as u64 * 96 * 72;
                         render_preset(&job).map(|_| ())

@@ -392,7 +392,7 @@ pub fn render_old_detailed(
     images: &[InputImage],
     frames: usize,
     viewport: Size,
-    decode: reference::DeviceDecode,
+    conversions: reference::DeviceConversions,
 ) -> Result<reference::PresetOutput, Vec<Diagnostic>> {
     let frames = frames.max(1);
     let mut inputs = Vec::with_capacity(images.len());
@@ -412,7 +412,7 @@ pub fn render_old_detailed(
             frame_count: frames,
             parameters: &[],
             luts: None,
-            decode,
+            conversions,
         },
     )
 }
@@ -511,14 +511,14 @@ pub fn compare_cgp(
     let input = images.first().map_or(Size::new(1, 1), |i| i.size);
     check_pixel_budget(&preset, input, viewport).map_err(|d| failed(Step::Budget, vec![d]))?;
     let desc = translate_cgp_edited(sources, &preset, fs, edit).map_err(|d| failed(Step::Translate, d))?;
-    let (new, new_passes, decode) = {
+    let (new, new_passes, conversions) = {
         let _serial = gpu.1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let decode = device_decode(gpu.0).map_err(|d| failed(Step::RenderNew, vec![d]))?;
+        let conversions = device_conversions(gpu.0).map_err(|d| failed(Step::RenderNew, vec![d]))?;
         let (new, passes) =
             render_new_passes(gpu.0.clone(), desc, images, frames, viewport).map_err(|d| failed(Step::RenderNew, d))?;
-        (new, passes, decode)
+        (new, passes, conversions)
     };
-    let old = render_old_detailed(sources, &preset, fs, images, frames, viewport, decode)
+    let old = render_old_detailed(sources, &preset, fs, images, frames, viewport, conversions)
         .map_err(|d| failed(Step::RenderOld, d))?;
     let size_error = |e: SizeMismatch| {
         failed(Step::RenderNew, vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))])
@@ -633,29 +633,19 @@ fn first_divergence(
     None
 }
 
-/// A GPU pass output as its target stores it: sRGB targets encoded (colour channels;
-/// alpha as it is), others as they are. The chain reads sRGB targets back through the
-/// transfer function, so the encode recovers the stored bytes.
+/// A GPU pass output as its target stores it ([`reference::as_stored`] with the exact
+/// conversions: the chain reads sRGB targets back through the transfer function, so the
+/// encode recovers the stored bytes).
 fn as_stored(img: &RgbaF32Image, storage: reference::StorageFormat) -> RgbaF32Image {
-    if storage != reference::StorageFormat::Srgb8 {
-        return img.clone();
-    }
-    let exact = reference::DeviceDecode::exact();
-    let e = |v: f32| exact.srgb_encoded(v);
-    RgbaF32Image {
-        width: img.width,
-        height: img.height,
-        pixels: img.pixels.iter().map(|p| [e(p[0]), e(p[1]), e(p[2]), p[3]]).collect(),
-    }
+    reference::as_stored(img, storage, &reference::DeviceConversions::exact())
 }
 
-/// The 8-bit decodes of the device `gpu` (measured once per device), for the
-/// reference to read its inputs and 8-bit targets back as that device does.
-pub fn device_decode(gpu: &Gpu) -> Result<reference::DeviceDecode, Diagnostic> {
-    let t = gpu.decode()?;
-    reference::DeviceDecode::measured(t.unorm8, t.srgb8, t.unorm8_encode, t.srgb8_encode).ok_or_else(|| {
-        Diagnostic::error(codes::E_CHAIN_GPU, "the device's 8-bit decode tables are not monotone in [0, 1]")
-    })
+/// The 8-bit conversions of the device `gpu` (measured once per device), for the
+/// reference to read and store its inputs and 8-bit targets as that device does.
+pub fn device_conversions(gpu: &Gpu) -> Result<reference::DeviceConversions, Diagnostic> {
+    let t = gpu.conversions()?;
+    reference::DeviceConversions::measured(t.unorm8, t.srgb8, t.unorm8_encode, t.srgb8_encode)
+        .ok_or_else(|| Diagnostic::error(codes::E_CHAIN_GPU, "the device's 8-bit conversion tables are not monotone"))
 }
 
 /// The cause of a divergent pass: the chain when the naga-dialect route renders the

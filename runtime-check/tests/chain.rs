@@ -489,7 +489,7 @@ fn srgb_encode(v: f64) -> f64 {
 #[test]
 fn the_devices_8_bit_decodes_are_probed_once_and_near_exact() {
     let g = gpu();
-    let t = g.decode().unwrap_or_else(|d| panic!("probe: {}", d.message));
+    let t = g.conversions().unwrap_or_else(|d| panic!("probe: {}", d.message));
     let srgb = |k: usize| {
         let v = k as f64 / 255.0;
         if v <= 0.040_45 {
@@ -519,5 +519,5 @@ fn the_devices_8_bit_decodes_are_probed_once_and_near_exact() {
             assert!((e - half).abs() < 0.5, "sRGB boundary {k}: {} ({e})", s[k]);
         }
     }
-    assert_eq!(g.decode().ok(), Some(t), "measured once, the same afterwards");
+    assert_eq!(g.conversions().ok(), Some(t), "measured once, the same afterwards");
 }

@@ -611,7 +611,7 @@ mod corpus {
             frame_count: frames,
             parameters: &[],
             luts: None,
-            decode: Default::default(),
+            conversions: Default::default(),
         };
         render_preset(&job).unwrap_or_else(|d| panic!("{name}: {d:#?}"))
     }

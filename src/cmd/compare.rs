@@ -138,7 +138,7 @@ pub(crate) struct JsonDeviceDecode {
 }
 
 impl JsonDeviceDecode {
-    pub fn of(d: &runtime_check::reference::DeviceDecode) -> JsonDeviceDecode {
+    pub fn of(d: &runtime_check::reference::DeviceConversions) -> JsonDeviceDecode {
         let (unorm8_max_deviation, srgb8_max_deviation) = d.max_deviation();
         let (unorm8_encode_max_offset, srgb8_encode_max_offset) = d.max_encode_offset();
         JsonDeviceDecode {
@@ -235,14 +235,14 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
             return code;
         }
     };
-    let decode = match compare::device_decode(&gpu) {
+    let conversions = match compare::device_conversions(&gpu) {
         Ok(t) => t,
         Err(d) => {
             reporter.diagnostics(&sources, &[d]);
             return Exit::Failure;
         }
     };
-    let device_decode = JsonDeviceDecode::of(&decode);
+    let device_decode = JsonDeviceDecode::of(&conversions);
     let old_render = match compare::render_old_detailed(
         &mut sources,
         &preset,
@@ -250,7 +250,7 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
         &images,
         frames as usize,
         viewport,
-        decode,
+        conversions,
     ) {
         Ok(i) => i,
         Err(d) => {

@@ -330,7 +330,7 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> Exit {
             psnr_threshold: setup.thresholds.psnr_db,
             within_2_255_threshold: setup.thresholds.within_pct,
             adapter: setup.gpu.describe(),
-            device_decode: runtime_check::compare::device_decode(&setup.gpu)
+            device_decode: runtime_check::compare::device_conversions(&setup.gpu)
                 .ok()
                 .map(|d| super::compare::JsonDeviceDecode::of(&d)),
             seconds: compare_start.elapsed().as_secs_f64(),

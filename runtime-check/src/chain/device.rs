@@ -22,7 +22,7 @@ pub struct Gpu {
     /// Errors wgpu reported outside any error scope.
     uncaptured: Arc<Mutex<Vec<String>>>,
     /// The 8-bit decode tables, probed on first use ([`Gpu::decode`]).
-    decode: OnceLock<Result<super::probe::DecodeTables, Diagnostic>>,
+    conversions: OnceLock<Result<super::probe::ConversionTables, Diagnostic>>,
 }
 
 /// Which adapter [`Gpu::open`] takes.
@@ -93,13 +93,13 @@ impl Gpu {
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
             sink.lock().unwrap_or_else(PoisonError::into_inner).push(e.to_string());
         }));
-        Ok(Gpu { device, queue, info, features, uncaptured, decode: OnceLock::new() })
+        Ok(Gpu { device, queue, info, features, uncaptured, conversions: OnceLock::new() })
     }
 
     /// What sampling a stored byte returns on this device, in UNORM and sRGB textures
     /// (measured on first use, see [`super::probe`]).
-    pub fn decode(&self) -> Result<super::probe::DecodeTables, Diagnostic> {
-        self.decode.get_or_init(|| super::probe::decode_tables(self)).clone()
+    pub fn conversions(&self) -> Result<super::probe::ConversionTables, Diagnostic> {
+        self.conversions.get_or_init(|| super::probe::conversion_tables(self)).clone()
     }
 
     /// A one-line description of the adapter.

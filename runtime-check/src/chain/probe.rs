@@ -26,10 +26,10 @@ use translator::preset::WrapMode;
 /// The 8-bit conversions of `gpu`: its decodes (what sampling a stored byte returns,
 /// for bytes 0 to 255) and its encodes (the smallest written value, linear, that stores
 /// byte `k + 1`, for `k` 0 to 254), in UNORM and sRGB textures.
-pub fn decode_tables(gpu: &Gpu) -> Result<DecodeTables, Diagnostic> {
+pub fn conversion_tables(gpu: &Gpu) -> Result<ConversionTables, Diagnostic> {
     let float_source = gpu.features.contains(wgpu::Features::FLOAT32_FILTERABLE);
     let encode = |format| if float_source { encode_boundaries(gpu, format) } else { Ok(None) };
-    Ok(DecodeTables {
+    Ok(ConversionTables {
         unorm8: byte_table(gpu, wgpu::TextureFormat::Rgba8Unorm)?,
         srgb8: byte_table(gpu, wgpu::TextureFormat::Rgba8UnormSrgb)?,
         unorm8_encode: encode(wgpu::TextureFormat::Rgba8Unorm)?,
@@ -40,7 +40,7 @@ pub fn decode_tables(gpu: &Gpu) -> Result<DecodeTables, Diagnostic> {
 /// The 8-bit conversions of a device: decodes by byte value, encodes by boundary
 /// (`None`: not measured, the exact boundaries hold).
 #[derive(Clone, Debug, PartialEq)]
-pub struct DecodeTables {
+pub struct ConversionTables {
     pub unorm8: [f32; 256],
     pub srgb8: [f32; 256],
     pub unorm8_encode: Option<[f32; 255]>,

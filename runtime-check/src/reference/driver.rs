@@ -19,7 +19,7 @@
 //! Reads `.cg` files through the given file system and LUT PNGs from disk (unless the
 //! caller passes them); never panics; failures are diagnostics.
 
-use super::image::{DeviceDecode, MipChain, RgbaF32Image, StorageFormat};
+use super::image::{DeviceConversions, MipChain, RgbaF32Image, StorageFormat};
 use super::inputs::{PassInputs, RETROARCH_MVP};
 use super::pass::{render_pass, PassProgram};
 use super::png::load_png;
@@ -48,7 +48,7 @@ pub struct PresetRender<'a> {
     pub luts: Option<&'a [RgbaF32Image]>,
     /// How the GPU compared against reads 8-bit textures back (exact by default): the
     /// input frames, the LUTs and the UNORM and sRGB pass outputs.
-    pub decode: DeviceDecode,
+    pub conversions: DeviceConversions,
 }
 
 /// The stock pass RetroArch appended to stretch a scaled last pass to the viewport.
@@ -116,23 +116,23 @@ pub struct PassOutput {
     /// The target's storage format (`image` holds what a shader reads back: decoded
     /// linear values for sRGB).
     pub storage: StorageFormat,
-    /// The device decode `image` was read back through.
-    pub decode: DeviceDecode,
+    /// The device conversions `image` was read back through.
+    pub conversions: DeviceConversions,
 }
 
 impl PassOutput {
     /// The output as its target stores it: 8-bit channels as their stored bytes
     /// (`k / 255`, sRGB colour encoded), float formats as read back.
     pub fn stored(&self) -> RgbaF32Image {
-        as_stored(&self.image, self.storage, &self.decode)
+        as_stored(&self.image, self.storage, &self.conversions)
     }
 }
 
-/// An image read back through `decode` from a target of format `storage`, as the target
+/// An image read back through `conversions` from a target of format `storage`, as the target
 /// stores it: 8-bit channels as their bytes (`k / 255`, sRGB colour encoded), float
 /// formats as they are.
-fn as_stored(image: &RgbaF32Image, storage: StorageFormat, decode: &DeviceDecode) -> RgbaF32Image {
-    let d = decode;
+pub fn as_stored(image: &RgbaF32Image, storage: StorageFormat, conversions: &DeviceConversions) -> RgbaF32Image {
+    let d = conversions;
     let pixels = match storage {
         StorageFormat::Srgb8 => image
             .pixels
@@ -236,9 +236,9 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         .zip(lut_images)
         .map(|(l, img)| {
             // A LUT is an 8-bit UNORM texture: sampled through the device's decode.
-            let img = job.decode.sampled_unorm8(&img);
+            let img = job.conversions.sampled_unorm8(&img);
             let chain = if l.sampling.mipmap {
-                MipChain::generate(img, StorageFormat::Unorm8, &job.decode)
+                MipChain::generate(img, StorageFormat::Unorm8, &job.conversions)
             } else {
                 MipChain::single(img)
             };
@@ -262,7 +262,7 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         };
         let chain = plan::plan(&spec, &frame).map_err(|e| e.iter().map(|x| x.diagnostic()).collect::<Vec<_>>())?;
         // The input frame is an 8-bit UNORM texture: sampled through the device's decode.
-        let original = Arc::new(MipChain::single(job.decode.sampled_unorm8(input)));
+        let original = Arc::new(MipChain::single(job.conversions.sampled_unorm8(input)));
         let mut outputs: Vec<Arc<MipChain>> = Vec::with_capacity(n);
         for (i, pp) in chain.passes.iter().enumerate() {
             let read = |r: Resource| pp.read(r).map_or(Sampling::DEFAULT, |t| t.sampling);
@@ -310,9 +310,9 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             let rendered = render_pass(&programs[i], &inputs)?;
             let mut image = rendered.image;
             let fmt = storage(pp.format);
-            image.store_as(fmt, &job.decode);
+            image.store_as(fmt, &job.conversions);
             let chain_img =
-                if pp.mipmapped { MipChain::generate(image, fmt, &job.decode) } else { MipChain::single(image) };
+                if pp.mipmapped { MipChain::generate(image, fmt, &job.conversions) } else { MipChain::single(image) };
             outputs.push(Arc::new(chain_img.with_hazard(rendered.hazard)));
         }
         let mut result = outputs.last().and_then(|o| o.base().cloned()).ok_or_else(|| err("the chain has no pass"))?;
@@ -332,11 +332,11 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             let rendered = render_pass(&stock, &inputs)?;
             result = rendered.image;
             result_hazard = rendered.hazard;
-            result.store_as(StorageFormat::Unorm8, &job.decode);
+            result.store_as(StorageFormat::Unorm8, &job.conversions);
             result_storage = StorageFormat::Unorm8;
         }
         // What the viewport holds is read back as bytes, not sampled.
-        let result = as_stored(&result, result_storage, &job.decode);
+        let result = as_stored(&result, result_storage, &job.conversions);
         history.insert(0, original);
         history.truncate(8);
         let passes = outputs
@@ -347,7 +347,7 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
                     image: b.clone(),
                     hazard: level0_hazard(o),
                     storage: storage(pp.format),
-                    decode: job.decode.clone(),
+                    conversions: job.conversions.clone(),
                 })
             })
             .collect();

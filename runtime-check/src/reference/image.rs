@@ -1,9 +1,9 @@
 //! Images of the reference renderer: RGBA `f32` pixels, row 0 at the top of the
 //! picture (texture coordinate `t = 0`), plus the storage conversions a GPU applies when
 //! it writes a render target (8-bit UNORM quantisation, sRGB encode) and the box-filtered
-//! mip chain `glGenerateMipmap` builds. What a shader reads back from an sRGB target is
-//! the device's sRGB decode of the stored byte ([`DeviceDecode`]): exact by default, or the
-//! table measured on the GPU a comparison renders on.
+//! mip chain `glGenerateMipmap` builds. What an 8-bit target stores and what a shader
+//! reads back from it follow the device's conversions ([`DeviceConversions`]): exact by
+//! default, or the tables measured on the GPU a comparison renders on.
 //!
 //! Pure data and arithmetic: no file system (PNG loading lives in [`super::png`]), no
 //! knowledge of shaders or presets. Never panics: out-of-range pixel reads are `None`.
@@ -51,9 +51,9 @@ impl RgbaF32Image {
 
     /// Applies the storage format of a render target to every pixel (sRGB targets read
     /// back through `srgb`).
-    pub fn store_as(&mut self, format: StorageFormat, srgb: &DeviceDecode) {
+    pub fn store_as(&mut self, format: StorageFormat, conversions: &DeviceConversions) {
         for p in &mut self.pixels {
-            *p = format.store(*p, srgb);
+            *p = format.store(*p, conversions);
         }
     }
 
@@ -103,10 +103,10 @@ impl RgbaF32Image {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StorageFormat {
     /// `R8G8B8A8_UNORM`: clamp to [0, 1], round to 1/255 (NaN stores 0), read back
-    /// through the device's [`DeviceDecode`].
+    /// through the device's [`DeviceConversions`].
     Unorm8,
     /// `R8G8B8A8_SRGB`: colour channels encoded to sRGB, quantised to 8 bits and decoded
-    /// back when sampled through the device's [`DeviceDecode`] (what the image keeps is the
+    /// back when sampled through the device's [`DeviceConversions`] (what the image keeps is the
     /// decoded value); alpha as UNORM.
     Srgb8,
     /// A 16-bit float target (`R16G16B16A16_SFLOAT`): values rounded to binary16.
@@ -118,7 +118,7 @@ pub enum StorageFormat {
 impl StorageFormat {
     /// What reading the target back gives for a written value (8-bit formats read back
     /// through the device's `decode`).
-    pub fn store(self, p: [f32; 4], decode: &DeviceDecode) -> [f32; 4] {
+    pub fn store(self, p: [f32; 4], decode: &DeviceConversions) -> [f32; 4] {
         match self {
             StorageFormat::Float32 => p,
             StorageFormat::Float16 => p.map(to_half),
@@ -131,15 +131,16 @@ impl StorageFormat {
     }
 }
 
-/// What sampling a stored 8-bit texel returns, for each of the 256 byte values, in UNORM
-/// and in sRGB textures: a device's decode. Vulkan leaves its precision to the
-/// implementation, and devices differ (measured: lavapipe's sRGB decode is off the
+/// A device's 8-bit conversions, in UNORM and sRGB textures: what sampling a stored
+/// texel returns for each of the 256 byte values (the decode), and where a written value
+/// starts storing the next byte (the encode boundaries). Vulkan leaves their precision to
+/// the implementation, and devices differ (measured: lavapipe's sRGB decode is off the
 /// transfer function by up to 1.2e-3 of linear value, an H100's by up to 3.7e-3); a chain
 /// of 8-bit passes accumulates the difference into whole steps, and a decision near its
-/// threshold flips on it. [`DeviceDecode::exact`] is `k / 255` and the transfer function;
-/// [`DeviceDecode::measured`] takes the tables read on a GPU (`chain::probe`).
+/// threshold flips on it. [`DeviceConversions::exact`] is `k / 255` and the transfer function;
+/// [`DeviceConversions::measured`] takes the tables read on a GPU (`chain::probe`).
 #[derive(Clone, Debug, PartialEq)]
-pub struct DeviceDecode {
+pub struct DeviceConversions {
     unorm8: Arc<[f32; 256]>,
     srgb8: Arc<[f32; 256]>,
     /// Measured encodes: the smallest written value (linear) that stores byte `k + 1`;
@@ -148,9 +149,9 @@ pub struct DeviceDecode {
     srgb8_encode: Option<Arc<[f32; 255]>>,
 }
 
-impl Default for DeviceDecode {
-    fn default() -> DeviceDecode {
-        DeviceDecode::exact()
+impl Default for DeviceConversions {
+    fn default() -> DeviceConversions {
+        DeviceConversions::exact()
     }
 }
 
@@ -179,11 +180,11 @@ fn byte_of(table: &[f32; 256], v: f32) -> Option<f32> {
     (table.get(k) == Some(&v)).then_some(k as f32 / 255.0)
 }
 
-impl DeviceDecode {
+impl DeviceConversions {
     /// `k / 255` and the transfer function.
-    pub fn exact() -> DeviceDecode {
+    pub fn exact() -> DeviceConversions {
         let (unorm8, srgb8) = exact_tables().clone();
-        DeviceDecode { unorm8, srgb8, unorm8_encode: None, srgb8_encode: None }
+        DeviceConversions { unorm8, srgb8, unorm8_encode: None, srgb8_encode: None }
     }
 
     /// Measured tables, or `None` when one is not a table a device could give: a decode
@@ -194,12 +195,12 @@ impl DeviceDecode {
         srgb8: [f32; 256],
         unorm8_encode: Option<[f32; 255]>,
         srgb8_encode: Option<[f32; 255]>,
-    ) -> Option<DeviceDecode> {
+    ) -> Option<DeviceConversions> {
         let rising = |t: &Option<[f32; 255]>| {
             t.as_ref().is_none_or(|t| t.iter().all(|v| v.is_finite()) && t.windows(2).all(|w| w[0] < w[1]))
         };
         (plausible(&unorm8) && plausible(&srgb8) && rising(&unorm8_encode) && rising(&srgb8_encode)).then(|| {
-            DeviceDecode {
+            DeviceConversions {
                 unorm8: Arc::new(unorm8),
                 srgb8: Arc::new(srgb8),
                 unorm8_encode: unorm8_encode.map(Arc::new),
@@ -383,7 +384,7 @@ impl MipChain {
     /// Level 0 plus the full chain down to 1x1, each level the 2x2 box filter of the
     /// previous one (odd sizes: the last row/column is averaged with itself), stored in
     /// `format` as `glGenerateMipmap` does.
-    pub fn generate(image: RgbaF32Image, format: StorageFormat, srgb: &DeviceDecode) -> MipChain {
+    pub fn generate(image: RgbaF32Image, format: StorageFormat, srgb: &DeviceConversions) -> MipChain {
         let mut levels = vec![image];
         while let Some(last) = levels.last() {
             if last.width <= 1 && last.height <= 1 {
@@ -427,19 +428,19 @@ mod tests {
         assert_eq!(unorm8(0.5), 128);
         assert_eq!(unorm8(f32::NAN), 0);
         assert_eq!(unorm8(2.0), 255);
-        let s = StorageFormat::Srgb8.store([0.5, 0.0, 1.0, 0.5], &DeviceDecode::exact());
+        let s = StorageFormat::Srgb8.store([0.5, 0.0, 1.0, 0.5], &DeviceConversions::exact());
         assert!((s[0] - 0.5).abs() < 0.01 && s[1] == 0.0 && s[2] == 1.0);
     }
 
     #[test]
     fn targets_read_back_through_the_device_tables() {
-        let exact = DeviceDecode::exact();
+        let exact = DeviceConversions::exact();
         assert_eq!(exact.max_deviation(), (0.0, 0.0));
         // A device that reads every sRGB byte 0.002 low (0 as 0) and UNORM 255 as 0.999.
         let srgb: [f32; 256] = std::array::from_fn(|k| (exact.srgb8(k as u8) - 0.002).max(0.0));
         let mut unorm: [f32; 256] = std::array::from_fn(|k| k as f32 / 255.0);
         unorm[255] = 0.999;
-        let dev = DeviceDecode::measured(unorm, srgb, None, None)
+        let dev = DeviceConversions::measured(unorm, srgb, None, None)
             .unwrap_or_else(|| panic!("monotone tables in [0, 1] are measured tables"));
         let v = 0.5;
         let byte = unorm8(srgb_encode(v)) as u8;
@@ -460,20 +461,22 @@ mod tests {
         assert_eq!(dev.sampled_unorm8(&img).pixels[0], [0.999, 0.0, 0.999, 0.999]);
         assert_eq!(exact.sampled_unorm8(&img), img);
         // Tables no device reads back are refused.
-        assert!(DeviceDecode::measured(unorm, [f32::NAN; 256], None, None).is_none());
-        assert!(DeviceDecode::measured(std::array::from_fn(|k| 1.0 - k as f32 / 255.0), srgb, None, None).is_none());
-        assert!(DeviceDecode::measured(unorm, srgb, Some([0.5; 255]), None).is_none(), "boundaries must rise");
+        assert!(DeviceConversions::measured(unorm, [f32::NAN; 256], None, None).is_none());
+        assert!(
+            DeviceConversions::measured(std::array::from_fn(|k| 1.0 - k as f32 / 255.0), srgb, None, None).is_none()
+        );
+        assert!(DeviceConversions::measured(unorm, srgb, Some([0.5; 255]), None).is_none(), "boundaries must rise");
     }
 
     #[test]
     fn targets_store_through_the_device_encode_boundaries() {
-        let exact = DeviceDecode::exact();
+        let exact = DeviceConversions::exact();
         let (u, s) = exact_tables();
         // A device whose UNORM boundaries sit 0.3 step high (it rounds k + 0.7 up), and
         // whose sRGB boundaries are exact.
         let high: [f32; 255] = std::array::from_fn(|k| (k as f32 + 0.8) / 255.0);
         let srgb_exact: [f32; 255] = std::array::from_fn(|k| srgb_decode((k as f32 + 0.5) / 255.0));
-        let dev = DeviceDecode::measured(**u, **s, Some(high), Some(srgb_exact))
+        let dev = DeviceConversions::measured(**u, **s, Some(high), Some(srgb_exact))
             .unwrap_or_else(|| panic!("rising boundaries are measured boundaries"));
         let v = 10.6 / 255.0;
         assert_eq!((exact.unorm8_byte(v), dev.unorm8_byte(v)), (11, 10));
@@ -492,7 +495,7 @@ mod tests {
     #[test]
     fn mip_chain_box_filters() {
         let img = RgbaF32Image::from_fn(4, 2, |x, _| [x as f32, 0.0, 0.0, 1.0]);
-        let chain = MipChain::generate(img, StorageFormat::Float32, &DeviceDecode::exact());
+        let chain = MipChain::generate(img, StorageFormat::Float32, &DeviceConversions::exact());
         assert_eq!(chain.levels.len(), 3);
         assert_eq!(chain.levels[1].pixels, vec![[0.5, 0.0, 0.0, 1.0], [2.5, 0.0, 0.0, 1.0]]);
         assert_eq!(chain.levels[2].pixels, vec![[1.5, 0.0, 0.0, 1.0]]);

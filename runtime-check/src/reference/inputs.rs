@@ -6,7 +6,7 @@
 //!
 //! Data only: nothing here resolves Cg names (that is [`super::bind`]) or renders.
 
-use super::image::{DeviceDecode, MipChain, RgbaF32Image, StorageFormat};
+use super::image::{DeviceConversions, MipChain, RgbaF32Image, StorageFormat};
 use super::sample::{BoundTexture, SamplerState};
 use std::sync::Arc;
 
@@ -19,7 +19,7 @@ pub const RETROARCH_MVP: [f32; 16] =
 /// A texture with the sampler state the runtime bound it with.
 pub fn bound(image: RgbaF32Image, state: SamplerState) -> BoundTexture {
     let chain = if state.mipmap {
-        MipChain::generate(image, StorageFormat::Unorm8, &DeviceDecode::exact())
+        MipChain::generate(image, StorageFormat::Unorm8, &DeviceConversions::exact())
     } else {
         MipChain::single(image)
     };

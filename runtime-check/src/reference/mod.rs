@@ -31,8 +31,8 @@ pub mod png;
 pub mod sample;
 pub mod source;
 
-pub use driver::{render_preset, render_preset_detailed, PassOutput, PresetOutput, PresetRender};
-pub use image::{DeviceDecode, MipChain, RgbaF32Image, StorageFormat};
+pub use driver::{as_stored, render_preset, render_preset_detailed, PassOutput, PresetOutput, PresetRender};
+pub use image::{DeviceConversions, MipChain, RgbaF32Image, StorageFormat};
 pub use inputs::{bound, PassInputs, RETROARCH_MVP};
 pub use pass::{render_pass, PassProgram, Rendered};
 pub use sample::{BoundTexture, SamplerState, WrapMode};
