@@ -40,6 +40,7 @@ fn bench(c: &mut Criterion) {
             parameters: &[],
             luts: None,
             conversions: Default::default(),
+            precision: false,
         };
         // Two passes at viewport size.
         g.throughput(Throughput::Elements(2 * u64::from(VIEWPORT.0 * VIEWPORT.1)));

@@ -33,6 +33,7 @@ fn main() {
         parameters: &[],
         luts: None,
         conversions: Default::default(),
+        precision: false,
     };
     match render_preset(&job) {
         Ok(img) => {

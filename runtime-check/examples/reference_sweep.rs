@@ -55,6 +55,7 @@ fn main() {
                             parameters: &[],
                             luts: None,
                             conversions: Default::default(),
+                            precision: false,
                         };
                         pixels += 3 * p.passes.len() as u64 * 96 * 72;
                         render_preset(&job).map(|_| ())

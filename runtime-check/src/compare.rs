@@ -11,7 +11,7 @@
 //!   (every pass translated as `migrate` does; the canonical text compiled by glslang
 //!   to SPIR-V as RetroArch does, then read by naga, see [`crate::chain::slang`]; where
 //!   naga's SPIR-V front end cannot read glslang's output, the pass's naga dialect);
-//!   [`render_new`] renders it, [`render_old`] renders the Cg original.
+//!   [`render_new`] renders it, [`render_old_detailed`] renders the Cg original.
 //!
 //! **Metric definitions.** Every metric is over the **RGB** channels only: the final
 //! image is what RetroArch shows, and the display ignores alpha. Channels are clamped
@@ -382,21 +382,29 @@ pub fn render_new_passes(
     Ok((out, passes))
 }
 
-/// Renders the Cg original of `preset` on the CPU over the same frames and viewport,
-/// with the hazard maps and every pass's output of the last frame; sRGB targets read
-/// back through `decode` (the compared device's, see [`device_decode`]).
+/// What the old side renders: the Cg original of `preset` over the same inputs, frames
+/// and viewport as the new side, reading 8-bit textures through the compared device's
+/// `conversions` (see [`device_conversions`]).
+pub struct OldSide<'a> {
+    pub preset: &'a Preset,
+    pub fs: &'a dyn FileSystem,
+    pub images: &'a [InputImage],
+    pub frames: usize,
+    pub viewport: Size,
+    pub conversions: &'a reference::DeviceConversions,
+}
+
+/// Renders the Cg original on the CPU, with the hazard maps and every pass's output of
+/// the last frame; `precision` renders under the precision rule instead (see
+/// [`mark_precision_hazards`]).
 pub fn render_old_detailed(
     sources: &mut SourceMap,
-    preset: &Preset,
-    fs: &dyn FileSystem,
-    images: &[InputImage],
-    frames: usize,
-    viewport: Size,
-    conversions: reference::DeviceConversions,
+    old: &OldSide,
+    precision: bool,
 ) -> Result<reference::PresetOutput, Vec<Diagnostic>> {
-    let frames = frames.max(1);
-    let mut inputs = Vec::with_capacity(images.len());
-    for img in images {
+    let frames = old.frames.max(1);
+    let mut inputs = Vec::with_capacity(old.images.len());
+    for img in old.images {
         let Some(r) = RgbaF32Image::from_rgba8(img.size.width, img.size.height, &img.rgba8) else {
             return Err(vec![Diagnostic::error(codes::E_REF_INPUT, "an input image has the wrong byte count")]);
         };
@@ -405,16 +413,87 @@ pub fn render_old_detailed(
     reference::render_preset_detailed(
         sources,
         &PresetRender {
-            preset,
-            fs,
+            preset: old.preset,
+            fs: old.fs,
             frames: &inputs,
-            viewport: (viewport.width, viewport.height),
+            viewport: (old.viewport.width, old.viewport.height),
             frame_count: frames,
             parameters: &[],
             luts: None,
-            conversions,
+            conversions: old.conversions.clone(),
+            precision,
         },
     )
+}
+
+/// The precision rule of [`reference::hazard`]: renders the original again under the
+/// rule (every fragment pixel also under transcendentals moved by their device error
+/// bounds) and adds its hazard maps to `out`'s (the final image and each pass output).
+/// Returns the share of the final image it newly marked, in percent. A render under the
+/// rule that fails marks nothing (the exact render succeeded, so this does not happen
+/// in practice).
+pub fn mark_precision_hazards(sources: &mut SourceMap, old: &OldSide, out: &mut reference::PresetOutput) -> f64 {
+    let before = out.hazard.iter().filter(|&&h| h).count();
+    let Ok(moved) = render_old_detailed(sources, old, true) else { return 0.0 };
+    let or = |into: &mut Vec<bool>, from: &[bool]| {
+        if into.len() == from.len() {
+            into.iter_mut().zip(from).for_each(|(h, m)| *h |= m);
+        }
+    };
+    or(&mut out.hazard, &moved.hazard);
+    for (pass, moved_pass) in out.passes.iter_mut().zip(&moved.passes) {
+        or(&mut pass.hazard, &moved_pass.hazard);
+    }
+    let after = out.hazard.iter().filter(|&&h| h).count();
+    if out.hazard.is_empty() {
+        0.0
+    } else {
+        100.0 * (after - before) as f64 / out.hazard.len() as f64
+    }
+}
+
+/// The measurements and verdict of one comparison.
+pub struct Judged {
+    /// Over the whole image.
+    pub metrics: Metrics,
+    /// Over the pixels without hazard.
+    pub well_defined: Metrics,
+    /// The hazardous pixels, in percent.
+    pub hazard_pct: f64,
+    pub verdict: Verdict,
+}
+
+/// Measures `new` against the old side's render `out` and judges them. A failure of the
+/// well-defined pixels first gets the precision rule ([`mark_precision_hazards`], which
+/// adds to `out`'s hazard maps) and is judged again; the verdict's detail then says how
+/// much of the image the rule marked. A failure that remains has no cause yet.
+pub fn judge_with_precision(
+    sources: &mut SourceMap,
+    old: &OldSide,
+    out: &mut reference::PresetOutput,
+    new: &RgbaF32Image,
+    t: &Thresholds,
+) -> Result<Judged, SizeMismatch> {
+    let judge = |out: &reference::PresetOutput| -> Result<Judged, SizeMismatch> {
+        let metrics = metrics(&out.image, new)?;
+        let well_defined = metrics_where(&out.image, new, &out.hazard)?;
+        let hazard_pct = hazard_pct(&out.hazard);
+        let verdict = verdict::judge(&metrics, &well_defined, hazard_pct, t);
+        Ok(Judged { metrics, well_defined, hazard_pct, verdict })
+    };
+    let first = judge(out)?;
+    if first.verdict.status != Status::Fail {
+        return Ok(first);
+    }
+    let marked = mark_precision_hazards(sources, old, out);
+    if marked == 0.0 {
+        return Ok(first);
+    }
+    let mut again = judge(out)?;
+    if let Some(detail) = &mut again.verdict.detail {
+        detail.push_str(&format!(" ({marked:.1}% by the precision rule: they depend on transcendental precision)"));
+    }
+    Ok(again)
 }
 
 /// The share of flagged pixels, in percent (0 for an empty map).
@@ -518,15 +597,13 @@ pub fn compare_cgp(
             render_new_passes(gpu.0.clone(), desc, images, frames, viewport).map_err(|d| failed(Step::RenderNew, d))?;
         (new, passes, conversions)
     };
-    let old = render_old_detailed(sources, &preset, fs, images, frames, viewport, conversions)
-        .map_err(|d| failed(Step::RenderOld, d))?;
+    let old_side = OldSide { preset: &preset, fs, images, frames, viewport, conversions: &conversions };
+    let mut old = render_old_detailed(sources, &old_side, false).map_err(|d| failed(Step::RenderOld, d))?;
     let size_error = |e: SizeMismatch| {
         failed(Step::RenderNew, vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))])
     };
-    let metrics = metrics(&old.image, &new).map_err(size_error)?;
-    let well_defined = metrics_where(&old.image, &new, &old.hazard).map_err(size_error)?;
-    let hazard_pct = hazard_pct(&old.hazard);
-    let mut verdict = verdict::judge(&metrics, &well_defined, hazard_pct, thresholds);
+    let Judged { metrics, well_defined, hazard_pct, mut verdict } =
+        judge_with_precision(sources, &old_side, &mut old, &new, thresholds).map_err(size_error)?;
     let mut divergence = None;
     if verdict.status == Status::Fail && verdict.cause.is_none() {
         let job = Job { preset: &preset, fs, gpu, images, frames, viewport, thresholds, edit };

@@ -274,3 +274,84 @@ fn a_varying_equal_at_every_vertex_is_exact() {
     let r = render_pass(&prog, &inputs).unwrap_or_else(|d| panic!("render failed: {d:#?}"));
     assert_eq!(flagged(&r.hazard, 12), vec![]);
 }
+
+/// Flagged pixels as `(x, y)`.
+type Pixels = Vec<(u32, u32)>;
+
+/// The hazard maps of `body` at `size`, rendered exactly and under the precision rule
+/// (one pixel per quad, its lanes under perturbed transcendentals), as flagged pixels.
+fn precision_marks(body: &str, size: (u32, u32)) -> (Pixels, Pixels) {
+    let state = SamplerState { linear: false, wrap: WrapMode::ClampToEdge, mipmap: false };
+    use runtime_check::reference::{hazard::precision_sensitive, StorageFormat};
+    let src = format!(
+        "{HEADER}\nfloat4 main_fragment(float2 tex : TEXCOORD0, float2 pix : TEXCOORD1, uniform sampler2D s : TEXUNIT0, uniform input IN) : COLOR\n{{\n{body}\n}}\n"
+    );
+    let prog = cg_program(&src);
+    let stored = |mut img: RgbaF32Image| {
+        img.store_as(StorageFormat::Unorm8, &Default::default());
+        img.pixels
+    };
+    let mut inputs = PassInputs::single(source4(), state, size);
+    let exact = render_pass(&prog, &inputs).unwrap_or_else(|d| panic!("{d:#?}"));
+    inputs.precision = true;
+    let rule = render_pass(&prog, &inputs).unwrap_or_else(|d| panic!("{d:#?}"));
+    // Lane 0 of the rule's render is the exact pixel (no derivatives here).
+    assert_eq!(exact.image.pixels, rule.image.pixels, "{body}");
+    // As the driver does: decisions split by the lanes, and pixels a lane moves.
+    let base = stored(rule.image);
+    let mut marks = rule.hazard;
+    for moved in rule.perturbed {
+        for (m, s) in marks.iter_mut().zip(precision_sensitive(&base, &stored(moved))) {
+            *m |= s;
+        }
+    }
+    (flagged(&exact.hazard, size.0), flagged(&marks, size.0))
+}
+
+#[test]
+fn a_sine_hash_depends_on_transcendental_precision() {
+    // The `frac(sin(dot(uv, k)) * 43758.5453)` hash: a GPU's sine, a few ulps off and
+    // range-reduced in binary32, gives another value at every pixel; the rounding rule
+    // alone sees only the pixels where the product is large.
+    let hash = "float n = saturate(frac(sin(dot(tex, float2(12.9898, 78.233))) * 43758.5453) + 0.2); return float4(n, n, n, 1.0);";
+    let (exact, rule) = precision_marks(hash, (16, 16));
+    assert!(exact.len() < 256, "the rounding rule alone flags every pixel");
+    assert_eq!(rule, all(16, 16));
+}
+
+#[test]
+fn the_sign_of_a_sine_at_its_zeros_depends_on_precision() {
+    // sin(pi * k) is about 1e-7 in binary32, of either sign on a GPU: `sign` turns that
+    // into a whole step. `pix.x = x + 0.5`, so `pix.x - 0.5` is an integer on every
+    // pixel.
+    let body = "float s = sign(sin((pix.x - 0.5) * 3.14159265)); return float4(s * 0.5 + 0.5, 0.0, 0.0, 1.0);";
+    assert_eq!(precision_marks(body, (8, 1)), (vec![], all(8, 1)));
+    let off_zero = "float s = sign(sin(pix.x * 3.14159265)); return float4(s * 0.5 + 0.5, 0.0, 0.0, 1.0);";
+    assert_eq!(precision_marks(off_zero, (8, 1)), (vec![], vec![]));
+}
+
+#[test]
+fn a_gain_on_a_precision_sized_value_is_a_hazard() {
+    // No decision, only a gain of 1e9 on a sine at its zeros: the perturbed lanes land
+    // on the other bound of the clamp.
+    let body = "float s = clamp(sin((pix.x - 0.5) * 3.14159265) * 1.0e9, 0.0, 1.0); return float4(s, s, s, 1.0);";
+    assert_eq!(precision_marks(body, (8, 1)), (vec![], all(8, 1)));
+}
+
+#[test]
+fn ordinary_transcendentals_are_not_precision_hazards() {
+    // Gamma, a scanline sine and an exponential falloff: a few ulps decide nothing.
+    let body = "float3 c = pow(tex2D(s, tex).rgb, 2.2) * (0.5 + 0.5 * sin(pix.y * 3.14159)) * exp(-tex.x); return float4(saturate(c), 1.0);";
+    let (exact, rule) = precision_marks(body, (16, 16));
+    assert_eq!(rule, exact);
+}
+
+#[test]
+fn precision_bounds_grow_with_the_argument_and_the_value() {
+    use runtime_check::reference::hazard::{error_exp2, error_pow, error_sin_cos};
+    assert!(error_sin_cos(100.0) > 10.0 * error_sin_cos(0.5));
+    assert!(error_sin_cos(0.0) > 0.0);
+    assert!(error_exp2(10.0, 1024.0) > error_exp2(1.0, 2.0));
+    assert_eq!(error_pow(0.0, 2.2, 0.0), 0.0);
+    assert!(error_pow(0.5, 2.2, 0.5f64.powf(2.2)) < 1e-6);
+}

@@ -612,6 +612,7 @@ mod corpus {
             parameters: &[],
             luts: None,
             conversions: Default::default(),
+            precision: false,
         };
         render_preset(&job).unwrap_or_else(|d| panic!("{name}: {d:#?}"))
     }

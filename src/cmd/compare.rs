@@ -243,37 +243,32 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
         }
     };
     let device_decode = JsonDeviceDecode::of(&conversions);
-    let old_render = match compare::render_old_detailed(
-        &mut sources,
-        &preset,
-        &RealFs,
-        &images,
-        frames as usize,
+    let thresholds = Thresholds { psnr_db: args.psnr, within_pct: args.within };
+    let old_side = compare::OldSide {
+        preset: &preset,
+        fs: &RealFs,
+        images: &images,
+        frames: frames as usize,
         viewport,
-        conversions,
-    ) {
+        conversions: &conversions,
+    };
+    let mut old_render = match compare::render_old_detailed(&mut sources, &old_side, false) {
         Ok(i) => i,
         Err(d) => {
             reporter.diagnostics(&sources, &d);
             return Exit::Errors;
         }
     };
+    let judged = compare::judge_with_precision(&mut sources, &old_side, &mut old_render, &new, &thresholds);
     let old = &old_render.image;
-    let measured = (
-        compare::metrics(old, &new),
-        compare::metrics_where(old, &new, &old_render.hazard),
-        compare::heatmap(old, &new),
-    );
-    let (metrics, well_defined, diff) = match measured {
-        (Ok(m), Ok(w), Ok(h)) => (m, w, h),
-        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => {
+    let (judged, diff) = match (judged, compare::heatmap(old, &new)) {
+        (Ok(j), Ok(h)) => (j, h),
+        (Err(e), _) | (_, Err(e)) => {
             reporter.error(&format!("cannot compare: {e}"));
             return Exit::Errors;
         }
     };
-    let thresholds = Thresholds { psnr_db: args.psnr, within_pct: args.within };
-    let hazard_pct = compare::hazard_pct(&old_render.hazard);
-    let mut verdict = compare::verdict::judge(&metrics, &well_defined, hazard_pct, &thresholds);
+    let compare::Judged { metrics, well_defined, hazard_pct, mut verdict } = judged;
     let mut divergence = None;
     if verdict.status == Status::Fail && verdict.cause.is_none() {
         let lock = std::sync::Mutex::new(());

@@ -49,6 +49,12 @@ pub struct PresetRender<'a> {
     /// How the GPU compared against reads 8-bit textures back (exact by default): the
     /// input frames, the LUTs and the UNORM and sRGB pass outputs.
     pub conversions: DeviceConversions,
+    /// Render under the precision rule ([`super::hazard`]): every fragment pixel also
+    /// under perturbed transcendentals, and the pixels those move by more than
+    /// [`super::hazard::PRECISION_STEPS`] stored steps marked hazardous. Slower (one
+    /// pixel per quad); the images are the exact ones except where a derivative is
+    /// involved (0 under the rule), so only the hazard maps are meant to be used.
+    pub precision: bool,
 }
 
 /// The stock pass RetroArch appended to stretch a scaled last pass to the viewport.
@@ -306,14 +312,14 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
                 parameters: params.clone(),
                 mvp: RETROARCH_MVP,
                 flipped: pp.target == Target::Viewport,
+                precision: job.precision,
             };
             let rendered = render_pass(&programs[i], &inputs)?;
-            let mut image = rendered.image;
             let fmt = storage(pp.format);
-            image.store_as(fmt, &job.conversions);
+            let (image, hazard) = stored_with_precision(rendered, fmt, &job.conversions);
             let chain_img =
                 if pp.mipmapped { MipChain::generate(image, fmt, &job.conversions) } else { MipChain::single(image) };
-            outputs.push(Arc::new(chain_img.with_hazard(rendered.hazard)));
+            outputs.push(Arc::new(chain_img.with_hazard(hazard)));
         }
         let mut result = outputs.last().and_then(|o| o.base().cloned()).ok_or_else(|| err("the chain has no pass"))?;
         let mut result_storage = chain.passes.last().map_or(StorageFormat::Unorm8, |p| storage(p.format));
@@ -329,10 +335,9 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             inputs.source = texture(&src, st.input.sampling);
             inputs.orig = texture(&original, Sampling::DEFAULT);
             inputs.flipped = true;
+            inputs.precision = job.precision;
             let rendered = render_pass(&stock, &inputs)?;
-            result = rendered.image;
-            result_hazard = rendered.hazard;
-            result.store_as(StorageFormat::Unorm8, &job.conversions);
+            (result, result_hazard) = stored_with_precision(rendered, StorageFormat::Unorm8, &job.conversions);
             result_storage = StorageFormat::Unorm8;
         }
         // What the viewport holds is read back as bytes, not sampled.
@@ -359,11 +364,77 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
     last.ok_or_else(|| err("no frame rendered"))
 }
 
+/// A pass's image stored as `format` (what later passes read back) and its hazard map;
+/// under the precision rule the map also marks the pixels that a perturbed lane moves by
+/// more than [`super::hazard::PRECISION_STEPS`] steps as stored.
+fn stored_with_precision(
+    rendered: super::pass::Rendered,
+    format: StorageFormat,
+    conversions: &DeviceConversions,
+) -> (RgbaF32Image, Vec<bool>) {
+    let mut image = rendered.image;
+    image.store_as(format, conversions);
+    let mut hazard = rendered.hazard;
+    if !rendered.perturbed.is_empty() {
+        let exact = as_stored(&image, format, conversions);
+        for mut moved in rendered.perturbed {
+            moved.store_as(format, conversions);
+            let marks =
+                super::hazard::precision_sensitive(&exact.pixels, &as_stored(&moved, format, conversions).pixels);
+            hazard.iter_mut().zip(marks).for_each(|(h, m)| *h |= m);
+        }
+    }
+    (image, hazard)
+}
+
 /// Level 0's hazard map of a chain, one flag per pixel (all false without a map).
 fn level0_hazard(chain: &MipChain) -> Vec<bool> {
     let n = chain.base().map_or(0, |b| b.pixels.len());
     match chain.hazard.first() {
         Some(m) if m.len() == n => m.clone(),
         _ => vec![false; n],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grey(v: f32) -> RgbaF32Image {
+        RgbaF32Image { width: 1, height: 1, pixels: vec![[v, v, v, 1.0]] }
+    }
+
+    #[test]
+    fn a_pixel_that_a_perturbed_lane_moves_by_two_steps_is_marked() {
+        let rendered = |moved: f32| super::super::pass::Rendered {
+            image: grey(0.5),
+            hazard: vec![false],
+            warnings: Vec::new(),
+            perturbed: vec![grey(0.5), grey(moved), grey(0.5)],
+        };
+        let exact = DeviceConversions::exact();
+        let at = |moved: f32, format| stored_with_precision(rendered(moved), format, &exact).1;
+        // 2.55 steps: marked; 0.77 of a step: not (a value may always round either way).
+        assert_eq!(at(0.51, StorageFormat::Unorm8), vec![true]);
+        assert_eq!(at(0.503, StorageFormat::Unorm8), vec![false]);
+        assert_eq!(at(0.503, StorageFormat::Float32), vec![false]);
+        // Near black an sRGB target stores a small linear move as several steps.
+        let dark = super::super::pass::Rendered {
+            image: grey(0.001),
+            hazard: vec![false],
+            warnings: Vec::new(),
+            perturbed: vec![grey(0.0015), grey(0.001), grey(0.001)],
+        };
+        assert_eq!(stored_with_precision(dark, StorageFormat::Srgb8, &exact).1, vec![true]);
+        assert!(!stored_with_precision(dark_copy(), StorageFormat::Unorm8, &exact).1[0]);
+    }
+
+    fn dark_copy() -> super::super::pass::Rendered {
+        super::super::pass::Rendered {
+            image: grey(0.001),
+            hazard: vec![false],
+            warnings: Vec::new(),
+            perturbed: vec![grey(0.0015), grey(0.001), grey(0.001)],
+        }
     }
 }

@@ -39,6 +39,28 @@
 //!   `modf`, or a float-to-int/bool conversion whose operand is approximate and lies
 //!   within rounding of its threshold ([`decision`], [`integer_step`], [`half_step`]).
 //!
+//! - *Precision*: a pixel whose stored value moves by more than [`PRECISION_STEPS`]
+//!   8-bit steps when every transcendental result (`sin`, `cos`, `tan`, the inverse
+//!   trigonometric and hyperbolic functions, `exp`, `exp2`, `log`, `log2`, `log10`,
+//!   `pow`, `sqrt`, `rsqrt`) is moved by its device error bound
+//!   ([`super::machine::Machine::perturbation`]). GPUs
+//!   compute these functions with a few ulps of error, and range-reduce `sin`/`cos` in
+//!   binary32, so a value they feed through a large gain (`frac(sin(x) * 43758.5453)`
+//!   hashes, the `sign` of a sine at its zeros) is not determined by the program. The
+//!   bounds ([`error_sin_cos`] and its siblings) are what current GPUs achieve (NVIDIA's
+//!   and LLVM's binary32 functions), well inside what Vulkan allows. Every other
+//!   approximate binary32 result (a rounded `+ - * /`, a library function that is not
+//!   exact, an interpolated varying) moves by one ulp ([`nudge`]): GPUs contract to
+//!   FMA, reassociate, divide through a reciprocal and interpolate in their own way.
+//!   The rule renders one pixel per quad, its four lanes under the perturbations of
+//!   [`super::machine::PERTURBATIONS`] (lane 0 exact); a decision whose outcome
+//!   differs between the lanes is a hazard ([`split`]), and so is a pixel a perturbed
+//!   lane moves by more than [`PRECISION_STEPS`] steps as stored
+//!   ([`precision_sensitive`]). Not modelled: the GPU's quantised filter weights and
+//!   derivatives (0 under the rule). The comparison applies the rule only to a preset
+//!   the other rules leave failing, since it costs another, slower render
+//!   ([`crate::compare`]).
+//!
 //! **Within rounding** ([`near`]): `|a - b| <= REL_EPS * max(|a|, |b|)` with
 //! [`REL_EPS`] = 2^-14 (about 128 binary32 ulps): wide enough for a GPU's
 //! reassociation, FMA contraction and approximate transcendentals over a typical chain
@@ -51,13 +73,100 @@
 //!
 //! Pure functions and constants; never panics; knows nothing of Cg or presets.
 
-use super::machine::Machine;
+use super::machine::{LaneShape, Machine};
 
 /// Relative width of "within rounding" (see the module documentation).
 pub const REL_EPS: f64 = 1.0 / 16384.0;
 
 /// How close to a texel boundary a nearest sample is a hazard, in texels.
 pub const SUBTEXEL: f64 = 1.0 / 256.0;
+
+/// How many 8-bit steps a pixel may move under the precision rule's perturbation and
+/// still count as determined (one step: a value near `k + 0.5` may always round either
+/// way).
+pub const PRECISION_STEPS: f64 = 1.0;
+
+/// One binary32 ulp relative to the value (2^-23).
+const ULP: f64 = 1.0 / 8_388_608.0;
+
+/// The absolute error floor of the GPU transcendentals near zero (2^-21).
+const ABS_FLOOR: f64 = 1.0 / 2_097_152.0;
+
+/// Device error bound of `sin(x)` and `cos(x)`: 2^-21 absolute, plus the binary32
+/// range reduction's loss, which grows with `|x|` (two ulps of `x`).
+#[inline]
+pub fn error_sin_cos(x: f64) -> f64 {
+    ABS_FLOOR + 2.0 * ULP * x.abs()
+}
+
+/// Device error bound of `tan(x) = y`: the sine's and cosine's, through the slope
+/// `1 + y^2`.
+#[inline]
+pub fn error_tan(x: f64, y: f64) -> f64 {
+    (1.0 + y * y) * error_sin_cos(x)
+}
+
+/// Device error bound of `exp2(e) = y` (and of `exp`, `sinh`, `cosh`, `tanh` with `e`
+/// their base-2 exponent): Vulkan's `3 + 2|e|` ulps.
+#[inline]
+pub fn error_exp2(e: f64, y: f64) -> f64 {
+    y.abs() * (3.0 + 2.0 * e.abs()) * ULP
+}
+
+/// Device error bound of `log(x) = y` in any base: 2^-21 absolute plus 3 ulps.
+#[inline]
+pub fn error_log(y: f64) -> f64 {
+    ABS_FLOOR + 3.0 * ULP * y.abs()
+}
+
+/// Device error bound of `pow(x, e) = y`, computed as `exp2(e * log2(x))`: the
+/// logarithm's absolute error scaled by `e`, then the exponential's.
+#[inline]
+pub fn error_pow(x: f64, e: f64, y: f64) -> f64 {
+    let l = e * x.abs().log2();
+    let l = if l.is_finite() { l } else { 0.0 };
+    y.abs() * ((3.0 + 2.0 * l.abs()) * ULP + e.abs() * ABS_FLOOR)
+}
+
+/// Device error bound of `sqrt` and `rsqrt` (`= y`): 3 ulps.
+#[inline]
+pub fn error_root(y: f64) -> f64 {
+    3.0 * ULP * y.abs()
+}
+
+/// Device error bound of `asin`, `acos`, `atan` and `atan2` (`= y`): 2^-21 absolute
+/// plus 2 ulps.
+#[inline]
+pub fn error_inverse_trig(y: f64) -> f64 {
+    ABS_FLOOR + 2.0 * ULP * y.abs()
+}
+
+/// Under the precision rule, an approximate binary32 result as a GPU may round it: one
+/// ulp up for a positive lane perturbation `p`, one down for a negative one, itself
+/// for 0 (and for values that are not finite).
+#[inline]
+pub fn nudge(x: f64, p: f64) -> f64 {
+    if p == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let f = x as f32;
+    f64::from(if p > 0.0 { f.next_up() } else { f.next_down() })
+}
+
+/// Pixels that the precision rule marks: `perturbed` stored values more than
+/// [`PRECISION_STEPS`] 8-bit steps from `exact`'s in some RGB channel. Images of
+/// different sizes mark nothing.
+pub fn precision_sensitive(exact: &[[f32; 4]], perturbed: &[[f32; 4]]) -> Vec<bool> {
+    if exact.len() != perturbed.len() {
+        return vec![false; exact.len()];
+    }
+    let limit = (PRECISION_STEPS + 0.5) / 255.0;
+    exact
+        .iter()
+        .zip(perturbed)
+        .map(|(a, b)| (0..3).any(|c| f64::from((a[c] - b[c]).abs()) > limit || (a[c].is_nan() != b[c].is_nan())))
+        .collect()
+}
 
 /// The hazard bits (one per lane).
 pub const HAZARD: u8 = 0x0F;
@@ -146,6 +255,30 @@ pub fn texel_boundary(t: f64, approx: bool) -> bool {
     }
     let d = (t - t.round()).abs();
     d < SUBTEXEL && (d > 0.0 || approx)
+}
+
+/// Under the precision rule's render ([`LaneShape::Perturbed`]: the lanes are one
+/// pixel under different transcendental perturbations), whether a decision's
+/// `outcome` (a step index, a bool, which operand a `min` chose) differs between the
+/// active lanes: the decision then depends on the device's precision. Always false
+/// under the other shapes.
+#[inline]
+pub fn split(m: &Machine, outcome: [f64; 4]) -> bool {
+    if !matches!(m.shape, LaneShape::Perturbed) {
+        return false;
+    }
+    let mut first: Option<f64> = None;
+    for (l, &o) in outcome.iter().enumerate() {
+        if m.active & (1 << l) == 0 {
+            continue;
+        }
+        match first {
+            None => first = Some(o),
+            Some(f) if f != o && !(f.is_nan() && o.is_nan()) => return true,
+            Some(_) => {}
+        }
+    }
+    false
 }
 
 /// The flags of lane `l` of cell `a`: (hazard, approximate).

@@ -64,6 +64,10 @@ pub struct PassInputs {
     /// The on-screen pass: RetroArch drew it with flipped vertices into a y-up window,
     /// which flips the sign of `ddy` and the origin of `WPOS.y` relative to the image.
     pub flipped: bool,
+    /// Render under the precision rule ([`super::hazard`]): one pixel per fragment quad,
+    /// its lanes under different transcendental perturbations
+    /// ([`super::machine::LaneShape::Perturbed`]).
+    pub precision: bool,
 }
 
 impl PassInputs {
@@ -87,6 +91,7 @@ impl PassInputs {
             parameters: Vec::new(),
             mvp: RETROARCH_MVP,
             flipped: false,
+            precision: false,
         }
     }
 

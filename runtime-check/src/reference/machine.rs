@@ -38,7 +38,17 @@ pub enum LaneShape {
     /// a framebuffer object) and -1 when it is row `y - 1` (the on-screen pass drawn with
     /// RetroArch's flipped vertices).
     Quad { ddy_sign: f64 },
+    /// The precision rule's render: the four lanes are one pixel under the four
+    /// transcendental perturbations of [`PERTURBATIONS`]; derivatives are 0, and a
+    /// decision whose outcome differs between the lanes is a hazard
+    /// ([`super::hazard::split`]).
+    Perturbed,
 }
+
+/// The transcendental perturbation of each lane under [`LaneShape::Perturbed`], in
+/// device error bounds: lane 0 exact, the others at the ends and the middle of the
+/// interval a device may return.
+pub const PERTURBATIONS: [f64; 4] = [0.0, 1.0, -1.0, 0.5];
 
 #[derive(Clone)]
 pub struct Machine {
@@ -68,6 +78,10 @@ pub struct Machine {
     pub loop_cap: u64,
     /// The first run-time error; the program stops writing once it is set.
     pub error: Option<Diagnostic>,
+    /// Per lane, how far the library's transcendental functions lie from their
+    /// correctly rounded values, in device error bounds ([`super::hazard`]'s precision
+    /// rule): all 0 except under [`LaneShape::Perturbed`].
+    pub perturbation: [f64; 4],
 }
 
 impl Machine {
@@ -86,6 +100,7 @@ impl Machine {
             shape: LaneShape::Vertices,
             loop_cap: 1 << 16,
             error: None,
+            perturbation: [0.0; 4],
         }
     }
 

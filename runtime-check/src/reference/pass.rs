@@ -21,10 +21,10 @@
 
 use super::bind::{bind, Attribute, Binding, VaryingKey};
 use super::compile::{compile, Compiled};
-use super::hazard::{APPROX, HAZARD};
+use super::hazard::{self, approx_bit, APPROX, HAZARD};
 use super::image::RgbaF32Image;
 use super::inputs::PassInputs;
-use super::machine::{Cell, LaneShape, Machine};
+use super::machine::{Cell, LaneShape, Machine, PERTURBATIONS};
 use crate::codes;
 use grammar::Diagnostic;
 use rayon::prelude::*;
@@ -119,6 +119,9 @@ pub struct Rendered {
     pub hazard: Vec<bool>,
     /// Unbound uniforms and samplers, unfed varyings (deduplicated).
     pub warnings: Vec<Diagnostic>,
+    /// Under the precision rule ([`PassInputs::precision`]): the image of each perturbed
+    /// lane (perturbations 1.. of [`PERTURBATIONS`]); empty otherwise.
+    pub perturbed: Vec<RgbaF32Image>,
 }
 
 /// The interface of one stage after binding.
@@ -380,13 +383,26 @@ fn exact_interpolation(w: &[f64; 4], exact: &[bool; 4], vals: &[f64; 4]) -> bool
 struct QuadRow {
     pixels: Vec<[f32; 4]>,
     hazard: Vec<bool>,
+    /// The perturbed lanes' pixels (precision rule only).
+    perturbed: Vec<[[f32; 4]; 3]>,
 }
 
 impl QuadRow {
-    fn new(qy: u32, width: u32, height: u32, hazard: bool) -> QuadRow {
-        let n = width as usize * (height - qy).min(2) as usize;
-        QuadRow { pixels: vec![[0.0; 4]; n], hazard: vec![hazard; n] }
+    fn new(qy: u32, rows: u32, width: u32, height: u32, hazard: bool, precision: bool) -> QuadRow {
+        let n = width as usize * (height - qy).min(rows) as usize;
+        let perturbed = if precision { vec![[[0.0; 4]; 3]; n] } else { Vec::new() };
+        QuadRow { pixels: vec![[0.0; 4]; n], hazard: vec![hazard; n], perturbed }
     }
+}
+
+/// Lane `l`'s colour from the COLOR cells (alpha 1 where the program writes fewer
+/// than four components).
+fn lane_colour(col: &[Cell], l: usize) -> [f32; 4] {
+    let mut px = [0.0, 0.0, 0.0, 1.0];
+    for (k, cc) in col.iter().enumerate().take(4) {
+        px[k] = cc[l] as f32;
+    }
+    px
 }
 
 /// Renders one pass into an image of `inputs.output_size` (raw fragment colours), its
@@ -408,6 +424,21 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
         return Err(vec![Diagnostic::error(codes::E_REF_INPUT, "the fragment program writes no COLOR")]);
     }
     m.shape = LaneShape::Quad { ddy_sign: if inp.flipped { -1.0 } else { 1.0 } };
+    // Under the precision rule each "quad" is one pixel, its lanes perturbed apart.
+    let quad = if inp.precision {
+        m.shape = LaneShape::Perturbed;
+        m.perturbation = PERTURBATIONS;
+        1
+    } else {
+        2
+    };
+    let lane_pixel = move |qx: u32, qy: u32, l: usize| {
+        if quad == 1 {
+            (qx, qy)
+        } else {
+            (qx + (l as u32 & 1), qy + (l as u32 >> 1))
+        }
+    };
     // Each fragment input: its cells and the vertex values feeding it.
     let mut feeds: Vec<Feed> = Vec::new();
     for (cells, key) in &plan.varyings_in {
@@ -441,19 +472,20 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
     // Quad rows are independent (every invocation starts from the restored snapshot), so
     // they run in parallel, each on its own copy of the machine; the first error in row
     // order is the one a row-major loop meets first.
-    let quad_rows: Vec<u32> = (0..height).step_by(2).collect();
+    let quad_rows: Vec<u32> = (0..height).step_by(quad as usize).collect();
     let rows = quad_rows
         .par_iter()
         .map(|&qy| {
             let mut m = m.clone();
-            let mut row = QuadRow::new(qy, width, height, verts.position_hazard);
-            for qx in (0..width).step_by(2) {
+            let mut row = QuadRow::new(qy, quad, width, height, verts.position_hazard, inp.precision);
+            for qx in (0..width).step_by(quad as usize) {
                 let mut covered = [false; 4];
                 let mut ws = [[0.0; 4]; 4];
                 let mut exact_weights = [[false; 4]; 4];
                 let mut pos = [[0.0; 2]; 4];
                 for l in 0..4 {
-                    let (px, py) = (f64::from(qx + (l as u32 & 1)) + 0.5, f64::from(qy + (l as u32 >> 1)) + 0.5);
+                    let (x, y) = lane_pixel(qx, qy, l);
+                    let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
                     let at = weights(&scr, px, py);
                     ws[l] = at.w;
                     exact_weights[l] = at.exact;
@@ -484,6 +516,12 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                             Some(Interp::Approx(h)) => *h | APPROX,
                             None => APPROX,
                         };
+                        // Under the precision rule an interpolated value moves by an ulp.
+                        for (l, o) in out.iter_mut().enumerate() {
+                            if h & approx_bit(l) != 0 {
+                                *o = hazard::nudge(*o, m.perturbation[l]);
+                            }
+                        }
                         m.put(cell, out, h);
                     }
                 }
@@ -504,9 +542,24 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                 run(c, &mut m)?;
                 let col: Vec<Cell> = plan.color.iter().map(|&a| m.get(a)).collect();
                 let col_hazard = plan.color.iter().fold(m.sticky, |h, &a| h | m.hz(a)) & HAZARD;
-                for l in 0..4 {
-                    let (x, y) = (qx + (l as u32 & 1), qy + (l as u32 >> 1));
-                    if x >= width || y >= height || !covered[l] {
+                if quad == 1 {
+                    // One pixel: its lanes' hazards are one, and its perturbed colours
+                    // are kept for the driver to compare as stored.
+                    let at = qx as usize;
+                    if let Some(h) = row.hazard.get_mut(at) {
+                        *h |= col_hazard != 0;
+                    }
+                    if let Some(p) = row.perturbed.get_mut(at) {
+                        for (k, lane) in p.iter_mut().enumerate() {
+                            if m.disc & (1 << (k + 1)) == 0 {
+                                *lane = lane_colour(&col, k + 1);
+                            }
+                        }
+                    }
+                }
+                for (l, &inside) in covered.iter().enumerate() {
+                    let (x, y) = lane_pixel(qx, qy, l);
+                    if x >= width || y >= height || !inside || (quad == 1 && l > 0) {
                         continue;
                     }
                     let at = (y - qy) as usize * width as usize + x as usize;
@@ -516,12 +569,8 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                     if m.disc & (1 << l) != 0 {
                         continue;
                     }
-                    let mut px = [0.0, 0.0, 0.0, 1.0];
-                    for (k, cc) in col.iter().enumerate().take(4) {
-                        px[k] = cc[l] as f32;
-                    }
                     if let Some(p) = row.pixels.get_mut(at) {
-                        *p = px;
+                        *p = lane_colour(&col, l);
                     }
                 }
             }
@@ -531,10 +580,15 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
     let mut image = RgbaF32Image::transparent(width, height);
     let mut hazard = Vec::with_capacity(width as usize * height as usize);
     image.pixels.clear();
+    let mut perturbed = if inp.precision { vec![RgbaF32Image::transparent(width, height); 3] } else { Vec::new() };
+    perturbed.iter_mut().for_each(|p| p.pixels.clear());
     for row in rows {
         let row = row.map_err(|e| vec![e])?;
         image.pixels.extend(row.pixels);
         hazard.extend(row.hazard);
+        for (k, p) in perturbed.iter_mut().enumerate() {
+            p.pixels.extend(row.perturbed.iter().map(|lanes| lanes[k]));
+        }
     }
-    Ok(Rendered { image, hazard, warnings })
+    Ok(Rendered { image, hazard, warnings, perturbed })
 }

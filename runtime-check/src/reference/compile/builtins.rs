@@ -15,14 +15,10 @@ use crate::reference::ops::{self, as_i32, as_u32, kind, rounder, Kind};
 use grammar::Span;
 use translator::ir::{Builtin as B, Expr, Handle, Type};
 
-/// Per-component over up to four arguments (a one-component argument is broadcast).
-pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
-    args: &[Vec<usize>],
-    dst: &[usize],
-    zero: usize,
-    f: F,
-) -> Code {
-    let idx: Vec<(usize, [usize; 4])> = (0..dst.len())
+/// The cells of each component of the result and of its up to four arguments (a
+/// one-component argument is broadcast).
+fn component_cells(args: &[Vec<usize>], dst: &[usize], zero: usize) -> Vec<(usize, [usize; 4])> {
+    (0..dst.len())
         .map(|i| {
             let mut a = [zero; 4];
             for (k, arg) in args.iter().take(4).enumerate() {
@@ -30,13 +26,48 @@ pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
             }
             (dst[i], a)
         })
-        .collect();
+        .collect()
+}
+
+/// Per-component over up to four arguments (a one-component argument is broadcast).
+pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
+    args: &[Vec<usize>],
+    dst: &[usize],
+    zero: usize,
+    f: F,
+) -> Code {
+    let idx = component_cells(args, dst, zero);
     Box::new(move |m: &mut Machine| {
         for &(d, a) in &idx {
             let cells = [m.get(a[0]), m.get(a[1]), m.get(a[2]), m.get(a[3])];
             let mut o = [0.0; 4];
             for (l, ol) in o.iter_mut().enumerate() {
                 *ol = f([cells[0][l], cells[1][l], cells[2][l], cells[3][l]]);
+            }
+            m.set(d, o);
+        }
+    })
+}
+
+/// [`cw`] for a transcendental function: `f` is its correctly rounded value, `error`
+/// its device error bound given the arguments and that value (see [`hazard`]'s
+/// precision rule). The machine's perturbation of each lane moves its result by that
+/// many bounds, rounded back with `r`; at 0 the result is `f`'s exactly.
+fn transcendental<F, E>(args: &[Vec<usize>], dst: &[usize], zero: usize, r: fn(f64) -> f64, f: F, error: E) -> Code
+where
+    F: Fn([f64; 4]) -> f64 + Send + Sync + 'static,
+    E: Fn([f64; 4], f64) -> f64 + Send + Sync + 'static,
+{
+    let idx = component_cells(args, dst, zero);
+    Box::new(move |m: &mut Machine| {
+        let p = m.perturbation;
+        for &(d, a) in &idx {
+            let cells = [m.get(a[0]), m.get(a[1]), m.get(a[2]), m.get(a[3])];
+            let mut o = [0.0; 4];
+            for (l, ol) in o.iter_mut().enumerate() {
+                let x = [cells[0][l], cells[1][l], cells[2][l], cells[3][l]];
+                let y = f(x);
+                *ol = if p[l] == 0.0 { y } else { r(y + p[l] * error(x, y)) };
             }
             m.set(d, o);
         }
@@ -317,29 +348,78 @@ pub(crate) fn compile(
             chain(vec![cw(&a, &ep, z, |a| frexp(a[0]).1), cw(&a, &dst, z, |a| frexp(a[0]).0)])
         }
         B::Ldexp => Some(cw(&locs, &dst, z, move |a| r(a[0] * r(a[1].exp2())))),
-        B::Exp => Some(cw(&locs, &dst, z, move |a| r(a[0].exp()))),
-        B::Exp2 => Some(cw(&locs, &dst, z, move |a| r(a[0].exp2()))),
-        B::Log => Some(cw(&locs, &dst, z, move |a| r(a[0].ln()))),
-        B::Log2 => Some(cw(&locs, &dst, z, move |a| r(a[0].log2()))),
-        B::Log10 => Some(cw(&locs, &dst, z, move |a| r(a[0].log10()))),
-        B::Pow => Some(cw(&locs, &dst, z, move |a| r(a[0].powf(a[1])))),
-        B::Sqrt => Some(cw(&locs, &dst, z, move |a| r(a[0].sqrt()))),
-        B::Rsqrt => Some(cw(&locs, &dst, z, move |a| r(1.0 / r(a[0].sqrt())))),
-        B::Sin => Some(cw(&locs, &dst, z, move |a| r(a[0].sin()))),
-        B::Cos => Some(cw(&locs, &dst, z, move |a| r(a[0].cos()))),
-        B::Tan => Some(cw(&locs, &dst, z, move |a| r(a[0].tan()))),
-        B::Asin => Some(cw(&locs, &dst, z, move |a| r(a[0].asin()))),
-        B::Acos => Some(cw(&locs, &dst, z, move |a| r(a[0].acos()))),
-        B::Atan => Some(cw(&locs, &dst, z, move |a| r(a[0].atan()))),
-        B::Atan2 => Some(cw(&locs, &dst, z, move |a| r(a[0].atan2(a[1])))),
-        B::Sinh => Some(cw(&locs, &dst, z, move |a| r(a[0].sinh()))),
-        B::Cosh => Some(cw(&locs, &dst, z, move |a| r(a[0].cosh()))),
-        B::Tanh => Some(cw(&locs, &dst, z, move |a| r(a[0].tanh()))),
+        B::Exp => Some(transcendental(
+            &locs,
+            &dst,
+            z,
+            r,
+            move |a| r(a[0].exp()),
+            |a, y| hazard::error_exp2(a[0] * std::f64::consts::LOG2_E, y),
+        )),
+        B::Exp2 => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].exp2()), |a, y| hazard::error_exp2(a[0], y))),
+        B::Log => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].ln()), |_, y| hazard::error_log(y))),
+        B::Log2 => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].log2()), |_, y| hazard::error_log(y))),
+        B::Log10 => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].log10()), |_, y| hazard::error_log(y))),
+        B::Pow => Some(transcendental(
+            &locs,
+            &dst,
+            z,
+            r,
+            move |a| r(a[0].powf(a[1])),
+            |a, y| hazard::error_pow(a[0], a[1], y),
+        )),
+        B::Sqrt => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].sqrt()), |_, y| hazard::error_root(y))),
+        B::Rsqrt => {
+            Some(transcendental(&locs, &dst, z, r, move |a| r(1.0 / r(a[0].sqrt())), |_, y| hazard::error_root(y)))
+        }
+        B::Sin => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].sin()), |a, _| hazard::error_sin_cos(a[0]))),
+        B::Cos => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].cos()), |a, _| hazard::error_sin_cos(a[0]))),
+        B::Tan => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].tan()), |a, y| hazard::error_tan(a[0], y))),
+        B::Asin => {
+            Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].asin()), |_, y| hazard::error_inverse_trig(y)))
+        }
+        B::Acos => {
+            Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].acos()), |_, y| hazard::error_inverse_trig(y)))
+        }
+        B::Atan => {
+            Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].atan()), |_, y| hazard::error_inverse_trig(y)))
+        }
+        B::Atan2 => {
+            Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].atan2(a[1])), |_, y| hazard::error_inverse_trig(y)))
+        }
+        B::Sinh => Some(transcendental(
+            &locs,
+            &dst,
+            z,
+            r,
+            move |a| r(a[0].sinh()),
+            |a, y| hazard::error_exp2(a[0] * std::f64::consts::LOG2_E, y),
+        )),
+        B::Cosh => Some(transcendental(
+            &locs,
+            &dst,
+            z,
+            r,
+            move |a| r(a[0].cosh()),
+            |a, y| hazard::error_exp2(a[0] * std::f64::consts::LOG2_E, y),
+        )),
+        B::Tanh => Some(transcendental(
+            &locs,
+            &dst,
+            z,
+            r,
+            move |a| r(a[0].tanh()),
+            |a, _| hazard::error_exp2(2.0 * a[0] * std::f64::consts::LOG2_E, 1.0),
+        )),
         B::Sincos => {
             let a = vec![locs.first().cloned().unwrap_or_default()];
             let s = locs.get(1).cloned().unwrap_or_default();
             let co = locs.get(2).cloned().unwrap_or_default();
-            chain(vec![cw(&a, &s, z, move |a| r(a[0].sin())), cw(&a, &co, z, move |a| r(a[0].cos()))])
+            let e = |a: [f64; 4], _| hazard::error_sin_cos(a[0]);
+            chain(vec![
+                transcendental(&a, &s, z, r, move |a| r(a[0].sin()), e),
+                transcendental(&a, &co, z, r, move |a| r(a[0].cos()), e),
+            ])
         }
         B::Degrees => {
             let k = r(180.0 / std::f64::consts::PI);
@@ -637,6 +717,9 @@ pub(crate) fn compile(
                             hazard |= hazard_bit(l);
                         }
                     }
+                    if hazard::split(m, v.map(|x| f64::from(u8::from(x < 0.0)))) {
+                        hazard |= HAZARD;
+                    }
                 }
                 // Discarding on a hazardous value makes the whole lane hazardous.
                 m.sticky |= hazard & m.active;
@@ -651,11 +734,34 @@ pub(crate) fn compile(
         codes.push(code);
     }
     codes.extend(super::flags::compile(b, &locs, &dst, outs, z));
+    if !super::flags::exact(b) && arg_kind == Kind::F {
+        codes.push(nudge_approximate(dst.clone()));
+    }
     for (i, p, _) in places {
         let w = write_code(c, &p, &locs[i]);
         codes.push(w);
     }
     super::expr::Val { code: chain(codes), loc: dst }
+}
+
+/// Under the precision rule, moves the approximate lanes of a library function's
+/// binary32 result by an ulp ([`hazard::nudge`]); nothing otherwise.
+fn nudge_approximate(dst: Vec<usize>) -> Code {
+    Box::new(move |m: &mut Machine| {
+        let p = m.perturbation;
+        if p == [0.0; 4] {
+            return;
+        }
+        for &d in &dst {
+            let (mut v, h) = (m.get(d), m.hz(d));
+            for (l, x) in v.iter_mut().enumerate() {
+                if h & approx_bit(l) != 0 {
+                    *x = hazard::nudge(*x, p[l]);
+                }
+            }
+            m.set(d, v);
+        }
+    })
 }
 
 fn saturate(a: [f64; 4]) -> f64 {
@@ -676,7 +782,7 @@ fn saturate(a: [f64; 4]) -> f64 {
 fn derivative(b: B, src: Vec<usize>, dst: Vec<usize>, r: fn(f64) -> f64) -> Code {
     Box::new(move |m: &mut Machine| {
         let sign = match m.shape {
-            LaneShape::Vertices => {
+            LaneShape::Vertices | LaneShape::Perturbed => {
                 for &d in &dst {
                     m.put(d, [0.0; 4], 0);
                 }

@@ -320,6 +320,9 @@ fn index_cell(c: &mut Compiler, f: &Frame, index: Handle<Expr>, iv: &Val) -> (us
                     h |= hazard_bit(l);
                 }
             }
+            if hazard::split(m, x.map(f64::trunc)) {
+                h |= HAZARD;
+            }
             m.put(t, x.map(f64::trunc), h & HAZARD);
         });
         (t, Some(code))
@@ -385,9 +388,11 @@ fn map2(dst: &[usize], a: &[usize], b: &[usize], f: fn(f64, f64) -> f64, rule: R
     Box::new(move |m: &mut Machine| {
         for &(d, a, b) in &triples {
             let (x, y) = (m.get(a), m.get(b));
-            let v = [f(x[0], y[0]), f(x[1], y[1]), f(x[2], y[2]), f(x[3], y[3])];
+            let mut v = [f(x[0], y[0]), f(x[1], y[1]), f(x[2], y[2]), f(x[3], y[3])];
             let (ha, hb) = (m.hz(a), m.hz(b));
             let mut h = hazard::mark_non_finite(&v, ha | hb);
+            // Under the precision rule a rounded result moves by an ulp per lane.
+            let p = m.perturbation;
             match rule {
                 Rule2::Plain => {}
                 Rule2::Rounded(raw) => {
@@ -395,6 +400,7 @@ fn map2(dst: &[usize], a: &[usize], b: &[usize], f: fn(f64, f64) -> f64, rule: R
                         let exact = raw(x[l], y[l]);
                         if v[l] != exact && !exact.is_nan() {
                             h |= approx_bit(l);
+                            v[l] = hazard::nudge(v[l], p[l]);
                         }
                     }
                 }
@@ -402,6 +408,7 @@ fn map2(dst: &[usize], a: &[usize], b: &[usize], f: fn(f64, f64) -> f64, rule: R
                     for l in 0..4 {
                         if !hazard::exact_quotient(x[l], y[l]) {
                             h |= approx_bit(l);
+                            v[l] = hazard::nudge(v[l], p[l]);
                         }
                     }
                 }
@@ -412,12 +419,18 @@ fn map2(dst: &[usize], a: &[usize], b: &[usize], f: fn(f64, f64) -> f64, rule: R
                             h |= hazard_bit(l);
                         }
                     }
+                    if hazard::split(m, std::array::from_fn(|l| (x[l] / y[l]).floor())) {
+                        h |= HAZARD;
+                    }
                 }
                 Rule2::Compare => {
                     for l in 0..4 {
                         if hazard::decision(x[l], y[l], ha & approx_bit(l) != 0, hb & approx_bit(l) != 0) {
                             h |= hazard_bit(l);
                         }
+                    }
+                    if hazard::split(m, v) {
+                        h |= HAZARD;
                     }
                     // A decision's result is exact; its doubt is the hazard bit.
                     h &= HAZARD;
@@ -597,6 +610,11 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
                                 h |= hazard_bit(l);
                             }
                         }
+                    }
+                    if matches!(to, Kind::I | Kind::U | Kind::B)
+                        && hazard::split(m, x.map(|x| ops::convert(x, from, to)))
+                    {
+                        h |= HAZARD;
                     }
                     if matches!(to, Kind::I | Kind::U | Kind::B) {
                         // An integer or bool is exact; its doubt is the hazard bit.

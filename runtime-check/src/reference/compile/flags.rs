@@ -15,7 +15,7 @@ use translator::ir::Builtin as B;
 
 /// Functions whose result both sides compute bit for bit from the same operands (the
 /// step inside `frac`, `fmod`, `mod` and `modf` is a decision, see [`step_of`]).
-fn exact(b: B) -> bool {
+pub(crate) fn exact(b: B) -> bool {
     matches!(
         b,
         B::Abs
@@ -169,6 +169,8 @@ fn step_of(b: B) -> Step {
         B::Step => Step::Edge,
         B::Fmod | B::GlslMod => Step::Quotient,
         B::Equal | B::NotEqual | B::LessThan | B::LessThanEqual | B::GreaterThan | B::GreaterThanEqual => Step::Compare,
+        // The sign is two comparisons with 0 (the absent second argument reads 0).
+        B::Sign => Step::Compare,
         _ => Step::None,
     }
 }
@@ -184,6 +186,18 @@ fn decided(step: Step, v: [f64; 4], ap: [bool; 4]) -> bool {
             let approx = ap[0] || ap[1] || !hazard::exact_quotient(v[0], v[1]);
             hazard::integer_step(v[0] / v[1], approx)
         }
+    }
+}
+
+/// The outcome of a step decision on one lane's arguments `v` with result `r`: the
+/// step index, or the result itself for a comparison (see [`hazard::split`]).
+fn outcome(step: Step, v: [f64; 4], r: f64) -> f64 {
+    match step {
+        Step::None => 0.0,
+        Step::Integer => v[0].floor(),
+        Step::Half => (v[0] + 0.5).floor(),
+        Step::Edge | Step::Compare => r,
+        Step::Quotient => (v[0] / v[1]).floor(),
     }
 }
 
@@ -253,6 +267,10 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
                     if decided(step, vals.map(|c| c[l]), ap) {
                         h |= hazard_bit(l);
                     }
+                }
+                let outcome: [f64; 4] = std::array::from_fn(|l| outcome(step, vals.map(|c| c[l]), v[l]));
+                if hazard::split(m, outcome) {
+                    h |= HAZARD;
                 }
             }
             if decides {

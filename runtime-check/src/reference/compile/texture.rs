@@ -227,7 +227,7 @@ pub(crate) fn compile(
                             _ => 0.0,
                         };
                         let base = match m.shape {
-                            LaneShape::Vertices => 0.0,
+                            LaneShape::Vertices | LaneShape::Perturbed => 0.0,
                             LaneShape::Quad { .. } => {
                                 let (a, b) = (l & !1, l | 1);
                                 let (t, bo) = (l & 1, (l & 1) | 2);
