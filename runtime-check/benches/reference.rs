@@ -41,6 +41,7 @@ fn bench(c: &mut Criterion) {
             luts: None,
             conversions: Default::default(),
             precision: false,
+            replaced: &[],
         };
         // Two passes at viewport size.
         g.throughput(Throughput::Elements(2 * u64::from(VIEWPORT.0 * VIEWPORT.1)));

@@ -34,6 +34,7 @@ fn main() {
         luts: None,
         conversions: Default::default(),
         precision: false,
+        replaced: &[],
     };
     match render_preset(&job) {
         Ok(img) => {

@@ -56,6 +56,7 @@ fn main() {
                             luts: None,
                             conversions: Default::default(),
                             precision: false,
+                            replaced: &[],
                         };
                         pixels += 3 * p.passes.len() as u64 * 96 * 72;
                         render_preset(&job).map(|_| ())

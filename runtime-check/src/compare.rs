@@ -402,6 +402,17 @@ pub fn render_old_detailed(
     old: &OldSide,
     precision: bool,
 ) -> Result<reference::PresetOutput, Vec<Diagnostic>> {
+    render_old_with(sources, old, precision, &[])
+}
+
+/// [`render_old_detailed`], later passes of the last frame reading `replaced` (the
+/// GPU's pass outputs) instead of the reference's own ([`PresetRender::replaced`]).
+fn render_old_with(
+    sources: &mut SourceMap,
+    old: &OldSide,
+    precision: bool,
+    replaced: &[RgbaF32Image],
+) -> Result<reference::PresetOutput, Vec<Diagnostic>> {
     let frames = old.frames.max(1);
     let mut inputs = Vec::with_capacity(old.images.len());
     for img in old.images {
@@ -422,6 +433,7 @@ pub fn render_old_detailed(
             luts: None,
             conversions: old.conversions.clone(),
             precision,
+            replaced,
         },
     )
 }
@@ -607,7 +619,7 @@ pub fn compare_cgp(
     let mut divergence = None;
     if verdict.status == Status::Fail && verdict.cause.is_none() {
         let job = Job { preset: &preset, fs, gpu, images, frames, viewport, thresholds, edit };
-        let (d, cause, detail) = explain_failure(sources, &job, &well_defined, &old.passes, &new_passes);
+        let (d, cause, detail) = explain_failure(sources, &job, &old_side, &well_defined, &old.passes, &new_passes);
         divergence = d;
         verdict.cause = Some(cause);
         verdict.detail = Some(detail);
@@ -652,6 +664,7 @@ pub struct Job<'a> {
 pub fn explain_failure(
     sources: &mut SourceMap,
     job: &Job,
+    old: &OldSide,
     well_defined: &Metrics,
     old_passes: &[reference::PassOutput],
     new_passes: &[RgbaF32Image],
@@ -668,10 +681,55 @@ pub fn explain_failure(
                 translate_cgp_routed(sources, job.preset, job.fs, job.edit, Route::NagaDialect)
                     .and_then(|desc| render_new_passes(job.gpu.0.clone(), desc, job.images, job.frames, job.viewport))
             };
-            classify_divergence(d, naga.ok().as_ref().and_then(|(_, p)| p.get(d.index)), old_passes, job.thresholds)
+            let (cause, detail) = classify_divergence(
+                d,
+                naga.ok().as_ref().and_then(|(_, p)| p.get(d.index)),
+                old_passes,
+                job.thresholds,
+            );
+            match cause {
+                Cause::Unexplained if d.index > 0 => isolated(sources, old, new_passes, job.thresholds, d, detail),
+                _ => (cause, detail),
+            }
         }
     };
     (divergence, cause, detail)
+}
+
+/// Renders the original again with every pass reading the GPU's outputs of the earlier
+/// passes, and compares each pass's own output with the GPU's on its well-defined
+/// pixels. All matching: the divergence `d` is [`Cause::Amplification`]. Otherwise it
+/// stays unexplained, `detail` extended with the first pass that diverges on the GPU's
+/// inputs too.
+fn isolated(
+    sources: &mut SourceMap,
+    old: &OldSide,
+    new_passes: &[RgbaF32Image],
+    t: &Thresholds,
+    d: &PassDivergence,
+    detail: String,
+) -> (Cause, String) {
+    let Ok(out) = render_old_with(sources, old, false, new_passes) else { return (Cause::Unexplained, detail) };
+    for (index, (o, n)) in out.passes.iter().zip(new_passes).enumerate() {
+        let Ok(m) = metrics_where(&o.stored(), &as_stored(n, o.storage), &o.hazard) else {
+            return (Cause::Unexplained, detail);
+        };
+        if !m.passes(t) {
+            return (
+                Cause::Unexplained,
+                format!("{detail}; on the GPU's inputs pass {index} diverges too ({})", short(&m)),
+            );
+        }
+    }
+    let name = d.shader.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    (
+        Cause::Amplification,
+        format!(
+            "pass {} ({name}) diverges on well-defined pixels ({}), but every pass matches when it reads the GPU's outputs of the earlier passes: it amplifies differences upstream that are within the tolerance",
+            d.index,
+            short(&d.well_defined)
+        ),
+    )
 }
 
 /// PSNR and share within 2/255, for one-line details.

@@ -613,8 +613,48 @@ mod corpus {
             luts: None,
             conversions: Default::default(),
             precision: false,
+            replaced: &[],
         };
         render_preset(&job).unwrap_or_else(|d| panic!("{name}: {d:#?}"))
+    }
+
+    /// With `replaced`, later passes read the given outputs instead of the reference's
+    /// own, while each pass still reports its own output (the isolated comparison of a
+    /// failing preset reads the GPU's outputs this way).
+    #[test]
+    fn replaced_pass_outputs_feed_later_passes_only() {
+        let mut sources = SourceMap::new();
+        let (Some(p), _) = translator::preset::load_cgp(&mut sources, &dir().join("gamma-sharpen.cgp"), &RealFs) else {
+            panic!("cannot load gamma-sharpen.cgp");
+        };
+        let input = [card()];
+        let render = |replaced: &[RgbaF32Image]| {
+            let job = PresetRender {
+                preset: &p,
+                fs: &RealFs,
+                frames: &input,
+                viewport: (64, 48),
+                frame_count: 1,
+                parameters: &[],
+                luts: None,
+                conversions: Default::default(),
+                precision: false,
+                replaced,
+            };
+            runtime_check::reference::render_preset_detailed(&mut SourceMap::new(), &job)
+                .unwrap_or_else(|d| panic!("{d:#?}"))
+        };
+        let plain = render(&[]);
+        let grey = RgbaF32Image::filled(64, 48, [0.25, 0.25, 0.25, 1.0]);
+        let fed = render(std::slice::from_ref(&grey));
+        assert_eq!(fed.passes[0].image.pixels, plain.passes[0].image.pixels, "pass 0 keeps its own output");
+        assert_ne!(fed.passes[1].image.pixels, plain.passes[1].image.pixels, "pass 1 reads the replacement");
+        // A flat input sharpens to itself away from the border: pass 1 saw the grey.
+        let centre = fed.passes[1].image.get(32, 24).unwrap_or_default();
+        assert!(centre.iter().take(3).all(|c| (c - 0.25).abs() < 1e-6), "{centre:?}");
+        // Replacing with the reference's own outputs changes nothing.
+        let own: Vec<RgbaF32Image> = plain.passes.iter().map(|o| o.image.clone()).collect();
+        assert_eq!(render(&own).image.pixels, plain.image.pixels);
     }
 
     /// Every corpus `.cg` renders as a lone pass without an error diagnostic (no IR

@@ -283,7 +283,7 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
             edit: &|_, text| text,
         };
         let (d, cause, detail) =
-            compare::explain_failure(&mut sources, &job, &well_defined, &old_render.passes, &new_passes);
+            compare::explain_failure(&mut sources, &job, &old_side, &well_defined, &old_render.passes, &new_passes);
         divergence = d;
         verdict.cause = Some(cause);
         verdict.detail = Some(detail);

@@ -8,7 +8,7 @@
 //!   hazardous pixels show), `fail` (the well-defined pixels miss them), `error` (a side
 //!   could not render, or the preset could not be used).
 //! - [`Cause`]: `hazard`, `translation`, `chain`, `reference`, `runtime-difference`,
-//!   `input`, `limit`, `unexplained`.
+//!   `input`, `limit`, `amplification`, `unexplained`.
 //!
 //! Never renders and never guesses: where the evidence does not single out a class the
 //! cause is [`Cause::Unexplained`].
@@ -71,6 +71,11 @@ pub enum Cause {
     /// Comparing the preset would exceed one of the tool's documented limits (README,
     /// "Limits"), so nothing was rendered.
     Limit,
+    /// Every pass matches the GPU's when it reads the GPU's own outputs of the earlier
+    /// passes: the divergence is a later pass's gain on differences upstream that are
+    /// within the tolerance (8-bit rounding and arithmetic a GPU is free to do
+    /// differently), not a pass that computes differently.
+    Amplification,
     /// The evidence does not single out a class.
     Unexplained,
 }
@@ -85,6 +90,7 @@ impl Cause {
             Cause::RuntimeDifference => "runtime-difference",
             Cause::Input => "input",
             Cause::Limit => "limit",
+            Cause::Amplification => "amplification",
             Cause::Unexplained => "unexplained",
         }
     }

@@ -55,6 +55,12 @@ pub struct PresetRender<'a> {
     /// pixel per quad); the images are the exact ones except where a derivative is
     /// involved (0 under the rule), so only the hazard maps are meant to be used.
     pub precision: bool,
+    /// Pass outputs of the last frame that later passes read instead of the
+    /// reference's own, by pass index (another renderer's, as read back exactly: sRGB
+    /// decoded by the transfer function; read here through `conversions`); empty for a
+    /// plain render. [`PresetOutput::passes`] keeps each pass's own output, so that
+    /// every pass can be compared on the other renderer's inputs.
+    pub replaced: &'a [RgbaF32Image],
 }
 
 /// The stock pass RetroArch appended to stretch a scaled last pass to the viewport.
@@ -270,6 +276,7 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         // The input frame is an 8-bit UNORM texture: sampled through the device's decode.
         let original = Arc::new(MipChain::single(job.conversions.sampled_unorm8(input)));
         let mut outputs: Vec<Arc<MipChain>> = Vec::with_capacity(n);
+        let mut own: Vec<RgbaF32Image> = Vec::new();
         for (i, pp) in chain.passes.iter().enumerate() {
             let read = |r: Resource| pp.read(r).map_or(Sampling::DEFAULT, |t| t.sampling);
             let orig_s = read(Resource::Original);
@@ -316,7 +323,13 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             };
             let rendered = render_pass(&programs[i], &inputs)?;
             let fmt = storage(pp.format);
-            let (image, hazard) = stored_with_precision(rendered, fmt, &job.conversions);
+            let (mut image, hazard) = stored_with_precision(rendered, fmt, &job.conversions);
+            if f + 1 == job.frame_count {
+                own.push(image.clone());
+                if let Some(other) = job.replaced.get(i).filter(|o| o.pixels.len() == image.pixels.len()) {
+                    image = as_read(other, fmt, &job.conversions);
+                }
+            }
             let chain_img =
                 if pp.mipmapped { MipChain::generate(image, fmt, &job.conversions) } else { MipChain::single(image) };
             outputs.push(Arc::new(chain_img.with_hazard(hazard)));
@@ -347,9 +360,10 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         let passes = outputs
             .iter()
             .zip(&chain.passes)
-            .filter_map(|(o, pp)| {
+            .enumerate()
+            .filter_map(|(i, (o, pp))| {
                 o.base().map(|b| PassOutput {
-                    image: b.clone(),
+                    image: own.get(i).unwrap_or(b).clone(),
                     hazard: level0_hazard(o),
                     storage: storage(pp.format),
                     conversions: job.conversions.clone(),
@@ -385,6 +399,27 @@ fn stored_with_precision(
         }
     }
     (image, hazard)
+}
+
+/// Another renderer's output of a target of format `format`, read back exactly (sRGB
+/// decoded by the transfer function), as a shader on the device of `conversions` reads
+/// it: 8-bit channels through the device's decode of their stored bytes.
+fn as_read(image: &RgbaF32Image, format: StorageFormat, conversions: &DeviceConversions) -> RgbaF32Image {
+    let bytes = as_stored(image, format, &DeviceConversions::exact());
+    let byte = |v: f32| super::image::unorm8(v) as u8;
+    let pixels = match format {
+        StorageFormat::Float16 | StorageFormat::Float32 => return image.clone(),
+        StorageFormat::Unorm8 => bytes.pixels.iter().map(|p| p.map(|c| conversions.unorm8(byte(c)))).collect(),
+        StorageFormat::Srgb8 => bytes
+            .pixels
+            .iter()
+            .map(|p| {
+                let s = |c: f32| conversions.srgb8(byte(c));
+                [s(p[0]), s(p[1]), s(p[2]), conversions.unorm8(byte(p[3]))]
+            })
+            .collect(),
+    };
+    RgbaF32Image { width: image.width, height: image.height, pixels }
 }
 
 /// Level 0's hazard map of a chain, one flag per pixel (all false without a map).
