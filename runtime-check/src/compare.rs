@@ -26,8 +26,10 @@
 //! the latter ([`verdict::judge`]), and for a failure finds the first pass whose
 //! well-defined pixels diverge ([`PassDivergence`]) and names a cause
 //! ([`verdict::Cause`]): a pass that two routes of the same translation (glslang's
-//! SPIR-V, naga's GLSL dialect) render differently is the chain's; otherwise, without
-//! an independent render, it is `unexplained`.
+//! SPIR-V, naga's GLSL dialect) render differently is the chain's; a chain whose every
+//! pass matches when it reads the GPU's outputs of the earlier passes is
+//! `amplification`; otherwise, without an independent render, it is `unexplained`.
+//! Before localising, a failure gets the precision rule ([`judge_with_precision`]).
 //!
 //! **Invariant:** never panics, never prints, never writes files, and never relaxes a
 //! threshold; the old side never shares the translator's porting rules (it interprets
@@ -445,7 +447,7 @@ fn render_old_with(
 /// rule that fails marks nothing (the exact render succeeded, so this does not happen
 /// in practice).
 pub fn mark_precision_hazards(sources: &mut SourceMap, old: &OldSide, out: &mut reference::PresetOutput) -> f64 {
-    let before = out.hazard.iter().filter(|&&h| h).count();
+    let before = hazard_pct(&out.hazard);
     let Ok(moved) = render_old_detailed(sources, old, true) else { return 0.0 };
     let or = |into: &mut Vec<bool>, from: &[bool]| {
         if into.len() == from.len() {
@@ -456,12 +458,7 @@ pub fn mark_precision_hazards(sources: &mut SourceMap, old: &OldSide, out: &mut 
     for (pass, moved_pass) in out.passes.iter_mut().zip(&moved.passes) {
         or(&mut pass.hazard, &moved_pass.hazard);
     }
-    let after = out.hazard.iter().filter(|&&h| h).count();
-    if out.hazard.is_empty() {
-        0.0
-    } else {
-        100.0 * (after - before) as f64 / out.hazard.len() as f64
-    }
+    hazard_pct(&out.hazard) - before
 }
 
 /// The measurements and verdict of one comparison.
@@ -710,16 +707,12 @@ fn isolated(
     detail: String,
 ) -> (Cause, String) {
     let Ok(out) = render_old_with(sources, old, false, new_passes) else { return (Cause::Unexplained, detail) };
-    for (index, (o, n)) in out.passes.iter().zip(new_passes).enumerate() {
-        let Ok(m) = metrics_where(&o.stored(), &as_stored(n, o.storage), &o.hazard) else {
-            return (Cause::Unexplained, detail);
-        };
-        if !m.passes(t) {
-            return (
-                Cause::Unexplained,
-                format!("{detail}; on the GPU's inputs pass {index} diverges too ({})", short(&m)),
-            );
-        }
+    if let Some(again) = first_divergence(old.preset, &out.passes, new_passes, t) {
+        let index = again.index;
+        return (
+            Cause::Unexplained,
+            format!("{detail}; on the GPU's inputs pass {index} diverges too ({})", short(&again.well_defined)),
+        );
     }
     let name = d.shader.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     (

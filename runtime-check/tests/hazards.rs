@@ -17,11 +17,15 @@ const HEADER: &str = "struct input { float2 video_size; float2 texture_size; flo
 void main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, uniform float4x4 modelViewProj, uniform input IN, out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0, out float2 oPix : TEXCOORD1)\n\
 { oPosition = mul(modelViewProj, position); oTex = tex; oPix = tex * IN.output_size; }\n";
 
-fn render(prelude: &str, body: &str, inputs: PassInputs) -> (RgbaF32Image, Vec<bool>) {
-    let src = format!(
+/// The test program: [`HEADER`], `prelude`, and a fragment program of `body`.
+fn program(prelude: &str, body: &str) -> runtime_check::reference::PassProgram {
+    cg_program(&format!(
         "{HEADER}{prelude}\nfloat4 main_fragment(float2 tex : TEXCOORD0, float2 pix : TEXCOORD1, uniform sampler2D s : TEXUNIT0, uniform input IN) : COLOR\n{{\n{body}\n}}\n"
-    );
-    let prog = cg_program(&src);
+    ))
+}
+
+fn render(prelude: &str, body: &str, inputs: PassInputs) -> (RgbaF32Image, Vec<bool>) {
+    let prog = program(prelude, body);
     let r = render_pass(&prog, &inputs).unwrap_or_else(|d| panic!("render failed: {d:#?}"));
     (r.image, r.hazard)
 }
@@ -283,10 +287,7 @@ type Pixels = Vec<(u32, u32)>;
 fn precision_marks(body: &str, size: (u32, u32)) -> (Pixels, Pixels) {
     let state = SamplerState { linear: false, wrap: WrapMode::ClampToEdge, mipmap: false };
     use runtime_check::reference::{hazard::precision_sensitive, StorageFormat};
-    let src = format!(
-        "{HEADER}\nfloat4 main_fragment(float2 tex : TEXCOORD0, float2 pix : TEXCOORD1, uniform sampler2D s : TEXUNIT0, uniform input IN) : COLOR\n{{\n{body}\n}}\n"
-    );
-    let prog = cg_program(&src);
+    let prog = program("", body);
     let stored = |mut img: RgbaF32Image| {
         img.store_as(StorageFormat::Unorm8, &Default::default());
         img.pixels

@@ -577,7 +577,7 @@ mod corpus {
     use grammar::{RealFs, SourceMap};
     use runtime_check::reference::png::load_png;
     use runtime_check::reference::source::analyze_cg;
-    use runtime_check::reference::{render_preset, PresetRender};
+    use runtime_check::reference::{render_preset_detailed, PresetOutput, PresetRender};
     use std::path::PathBuf;
 
     fn dir() -> PathBuf {
@@ -596,12 +596,13 @@ mod corpus {
         load_png(&dir().join("images/testcard_64x48.png")).expect("test card")
     }
 
-    fn preset(name: &str, viewport: (u32, u32), frames: usize) -> RgbaF32Image {
+    /// Renders corpus preset `name` from the test card, later passes of the last frame
+    /// reading `replaced` instead of the reference's own outputs (none: a plain render).
+    fn render_with(name: &str, viewport: (u32, u32), frames: usize, replaced: &[RgbaF32Image]) -> PresetOutput {
         let mut sources = SourceMap::new();
-        let (Some(p), d) = translator::preset::load_cgp(&mut sources, &dir().join(name), &RealFs) else {
-            panic!("{name}: {:?}", "cannot load");
+        let (Some(p), _) = translator::preset::load_cgp(&mut sources, &dir().join(name), &RealFs) else {
+            panic!("{name}: cannot load");
         };
-        let _ = d;
         let input = [card()];
         let job = PresetRender {
             preset: &p,
@@ -613,9 +614,13 @@ mod corpus {
             luts: None,
             conversions: Default::default(),
             precision: false,
-            replaced: &[],
+            replaced,
         };
-        render_preset(&job).unwrap_or_else(|d| panic!("{name}: {d:#?}"))
+        render_preset_detailed(&mut sources, &job).unwrap_or_else(|d| panic!("{name}: {d:#?}"))
+    }
+
+    fn preset(name: &str, viewport: (u32, u32), frames: usize) -> RgbaF32Image {
+        render_with(name, viewport, frames, &[]).image
     }
 
     /// With `replaced`, later passes read the given outputs instead of the reference's
@@ -623,27 +628,7 @@ mod corpus {
     /// failing preset reads the GPU's outputs this way).
     #[test]
     fn replaced_pass_outputs_feed_later_passes_only() {
-        let mut sources = SourceMap::new();
-        let (Some(p), _) = translator::preset::load_cgp(&mut sources, &dir().join("gamma-sharpen.cgp"), &RealFs) else {
-            panic!("cannot load gamma-sharpen.cgp");
-        };
-        let input = [card()];
-        let render = |replaced: &[RgbaF32Image]| {
-            let job = PresetRender {
-                preset: &p,
-                fs: &RealFs,
-                frames: &input,
-                viewport: (64, 48),
-                frame_count: 1,
-                parameters: &[],
-                luts: None,
-                conversions: Default::default(),
-                precision: false,
-                replaced,
-            };
-            runtime_check::reference::render_preset_detailed(&mut SourceMap::new(), &job)
-                .unwrap_or_else(|d| panic!("{d:#?}"))
-        };
+        let render = |replaced: &[RgbaF32Image]| render_with("gamma-sharpen.cgp", (64, 48), 1, replaced);
         let plain = render(&[]);
         let grey = RgbaF32Image::filled(64, 48, [0.25, 0.25, 0.25, 1.0]);
         let fed = render(std::slice::from_ref(&grey));

@@ -439,37 +439,26 @@ mod tests {
         RgbaF32Image { width: 1, height: 1, pixels: vec![[v, v, v, 1.0]] }
     }
 
-    #[test]
-    fn a_pixel_that_a_perturbed_lane_moves_by_two_steps_is_marked() {
-        let rendered = |moved: f32| super::super::pass::Rendered {
-            image: grey(0.5),
+    /// One pixel rendered as `exact`, one perturbed lane giving `moved`.
+    fn rendered(exact: f32, moved: f32) -> super::super::pass::Rendered {
+        super::super::pass::Rendered {
+            image: grey(exact),
             hazard: vec![false],
             warnings: Vec::new(),
-            perturbed: vec![grey(0.5), grey(moved), grey(0.5)],
-        };
-        let exact = DeviceConversions::exact();
-        let at = |moved: f32, format| stored_with_precision(rendered(moved), format, &exact).1;
-        // 2.55 steps: marked; 0.77 of a step: not (a value may always round either way).
-        assert_eq!(at(0.51, StorageFormat::Unorm8), vec![true]);
-        assert_eq!(at(0.503, StorageFormat::Unorm8), vec![false]);
-        assert_eq!(at(0.503, StorageFormat::Float32), vec![false]);
-        // Near black an sRGB target stores a small linear move as several steps.
-        let dark = super::super::pass::Rendered {
-            image: grey(0.001),
-            hazard: vec![false],
-            warnings: Vec::new(),
-            perturbed: vec![grey(0.0015), grey(0.001), grey(0.001)],
-        };
-        assert_eq!(stored_with_precision(dark, StorageFormat::Srgb8, &exact).1, vec![true]);
-        assert!(!stored_with_precision(dark_copy(), StorageFormat::Unorm8, &exact).1[0]);
+            perturbed: vec![grey(exact), grey(moved), grey(exact)],
+        }
     }
 
-    fn dark_copy() -> super::super::pass::Rendered {
-        super::super::pass::Rendered {
-            image: grey(0.001),
-            hazard: vec![false],
-            warnings: Vec::new(),
-            perturbed: vec![grey(0.0015), grey(0.001), grey(0.001)],
-        }
+    #[test]
+    fn a_pixel_that_a_perturbed_lane_moves_by_two_steps_is_marked() {
+        let exact = DeviceConversions::exact();
+        let at = |e: f32, moved: f32, format| stored_with_precision(rendered(e, moved), format, &exact).1;
+        // 2.55 steps: marked; 0.77 of a step: not (a value may always round either way).
+        assert_eq!(at(0.5, 0.51, StorageFormat::Unorm8), vec![true]);
+        assert_eq!(at(0.5, 0.503, StorageFormat::Unorm8), vec![false]);
+        assert_eq!(at(0.5, 0.503, StorageFormat::Float32), vec![false]);
+        // Near black an sRGB target stores a small linear move as several steps.
+        assert_eq!(at(0.001, 0.0015, StorageFormat::Srgb8), vec![true]);
+        assert_eq!(at(0.001, 0.0015, StorageFormat::Unorm8), vec![false]);
     }
 }
