@@ -483,13 +483,7 @@ pub fn judge_with_precision(
     new: &RgbaF32Image,
     t: &Thresholds,
 ) -> Result<Judged, SizeMismatch> {
-    let judge = |out: &reference::PresetOutput| -> Result<Judged, SizeMismatch> {
-        let metrics = metrics(&out.image, new)?;
-        let well_defined = metrics_where(&out.image, new, &out.hazard)?;
-        let hazard_pct = hazard_pct(&out.hazard);
-        let verdict = verdict::judge(&metrics, &well_defined, hazard_pct, t);
-        Ok(Judged { metrics, well_defined, hazard_pct, verdict })
-    };
+    let judge = |out: &reference::PresetOutput| judge_output(out, new, t);
     let first = judge(out)?;
     if first.verdict.status != Status::Fail {
         return Ok(first);
@@ -500,9 +494,60 @@ pub fn judge_with_precision(
     }
     let mut again = judge(out)?;
     if let Some(detail) = &mut again.verdict.detail {
-        detail.push_str(&format!(" ({marked:.1}% by the precision rule: they depend on transcendental precision)"));
+        detail.push_str(&format!(" ({marked:.1}% by the precision rule: they depend on the precision of transcendentals, roundings and interpolation)"));
     }
     Ok(again)
+}
+
+/// Measures `new` against the old side's render `out` (whole image and well-defined
+/// pixels) and judges them.
+fn judge_output(out: &reference::PresetOutput, new: &RgbaF32Image, t: &Thresholds) -> Result<Judged, SizeMismatch> {
+    let metrics = metrics(&out.image, new)?;
+    let well_defined = metrics_where(&out.image, new, &out.hazard)?;
+    let hazard_pct = hazard_pct(&out.hazard);
+    let verdict = verdict::judge(&metrics, &well_defined, hazard_pct, t);
+    Ok(Judged { metrics, well_defined, hazard_pct, verdict })
+}
+
+/// A judgement that failed without a cause, explained ([`explain_failure`]). An
+/// amplification's pixels (those whose reference value moves by more than a step when
+/// every pass reads the GPU's outputs of the earlier passes) become hazards of `out`'s final image and
+/// the comparison is judged again: when the rest then meets the thresholds the status
+/// is that judgement's, its cause stays `amplification`. Any other judgement is
+/// returned as it is.
+pub fn explain_and_judge(
+    sources: &mut SourceMap,
+    job: &Job,
+    old: &OldSide,
+    out: &mut reference::PresetOutput,
+    new: &RgbaF32Image,
+    new_passes: &[RgbaF32Image],
+    judged: Judged,
+) -> Result<(Judged, Option<PassDivergence>), SizeMismatch> {
+    if judged.verdict.status != Status::Fail || judged.verdict.cause.is_some() {
+        return Ok((judged, None));
+    }
+    let e = explain_failure(sources, job, old, &judged.well_defined, out, new_passes);
+    let mut judged = judged;
+    if e.cause == Cause::Amplification && e.amplified.len() == out.hazard.len() {
+        let share = hazard_pct(&e.amplified);
+        out.hazard.iter_mut().zip(&e.amplified).for_each(|(h, a)| *h |= a);
+        let again = judge_output(out, new, job.thresholds)?;
+        if again.verdict.status != Status::Fail {
+            let detail = format!(
+                "{}; the {share:.1}% of pixels that those inputs move by more than a step are hazards, the rest match ({})",
+                e.detail,
+                short(&again.well_defined)
+            );
+            let verdict =
+                Verdict { status: again.verdict.status, cause: Some(Cause::Amplification), detail: Some(detail) };
+            return Ok((Judged { verdict, ..again }, e.divergence));
+        }
+        judged = Judged { verdict: judged.verdict, ..again };
+    }
+    judged.verdict.cause = Some(e.cause);
+    judged.verdict.detail = Some(e.detail);
+    Ok((judged, e.divergence))
 }
 
 /// The share of flagged pixels, in percent (0 for an empty map).
@@ -611,16 +656,10 @@ pub fn compare_cgp(
     let size_error = |e: SizeMismatch| {
         failed(Step::RenderNew, vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))])
     };
-    let Judged { metrics, well_defined, hazard_pct, mut verdict } =
-        judge_with_precision(sources, &old_side, &mut old, &new, thresholds).map_err(size_error)?;
-    let mut divergence = None;
-    if verdict.status == Status::Fail && verdict.cause.is_none() {
-        let job = Job { preset: &preset, fs, gpu, images, frames, viewport, thresholds, edit };
-        let (d, cause, detail) = explain_failure(sources, &job, &old_side, &well_defined, &old.passes, &new_passes);
-        divergence = d;
-        verdict.cause = Some(cause);
-        verdict.detail = Some(detail);
-    }
+    let judged = judge_with_precision(sources, &old_side, &mut old, &new, thresholds).map_err(size_error)?;
+    let job = Job { preset: &preset, fs, gpu, images, frames, viewport, thresholds, edit };
+    let (Judged { metrics, well_defined, hazard_pct, verdict }, divergence) =
+        explain_and_judge(sources, &job, &old_side, &mut old, &new, &new_passes, judged).map_err(size_error)?;
     let pass_previews = old
         .passes
         .iter()
@@ -655,18 +694,33 @@ pub struct Job<'a> {
     pub edit: &'a dyn Fn(&std::path::Path, String) -> String,
 }
 
+/// Why a failing comparison fails ([`explain_failure`]).
+pub struct Explanation {
+    /// The first pass whose well-defined pixels diverge.
+    pub divergence: Option<PassDivergence>,
+    pub cause: Cause,
+    pub detail: String,
+    /// For [`Cause::Amplification`]: one flag per pixel of the final image, set where
+    /// the reference's stored value moves by more than a step when every pass reads
+    /// the GPU's outputs of the earlier passes. Empty otherwise.
+    pub amplified: Vec<bool>,
+}
+
 /// Localises and classifies a failing comparison: the first pass whose well-defined
 /// pixels diverge (given both sides' pass outputs of the last frame), rendered again
-/// through the naga-dialect route to tell the chain from the rest.
+/// through the naga-dialect route to tell the chain from the rest, then in isolation
+/// ([`isolated`]) for a later pass both routes agree on.
 pub fn explain_failure(
     sources: &mut SourceMap,
     job: &Job,
     old: &OldSide,
     well_defined: &Metrics,
-    old_passes: &[reference::PassOutput],
+    out: &reference::PresetOutput,
     new_passes: &[RgbaF32Image],
-) -> (Option<PassDivergence>, Cause, String) {
+) -> Explanation {
+    let old_passes = &out.passes;
     let divergence = first_divergence(job.preset, old_passes, new_passes, job.thresholds);
+    let mut amplified = Vec::new();
     let (cause, detail) = match &divergence {
         None => (
             Cause::Unexplained,
@@ -685,33 +739,45 @@ pub fn explain_failure(
                 job.thresholds,
             );
             match cause {
-                Cause::Unexplained if d.index > 0 => isolated(sources, old, new_passes, job.thresholds, d, detail),
+                Cause::Unexplained if d.index > 0 => {
+                    let (cause, detail, changed) =
+                        isolated(sources, old, &out.image, new_passes, job.thresholds, d, detail);
+                    amplified = changed;
+                    (cause, detail)
+                }
                 _ => (cause, detail),
             }
         }
     };
-    (divergence, cause, detail)
+    Explanation { divergence, cause, detail, amplified }
 }
 
 /// Renders the original again with every pass reading the GPU's outputs of the earlier
 /// passes, and compares each pass's own output with the GPU's on its well-defined
-/// pixels. All matching: the divergence `d` is [`Cause::Amplification`]. Otherwise it
-/// stays unexplained, `detail` extended with the first pass that diverges on the GPU's
-/// inputs too.
+/// pixels. All matching: the divergence `d` is [`Cause::Amplification`], and the third
+/// value marks the final image's pixels whose stored value moves by more than
+/// [`reference::hazard::PRECISION_STEPS`] steps between that render and `chained` (the
+/// reference's own final image): the pixels a pass's gain makes hang on the
+/// differences upstream (a difference carried through unamplified moves a step). Otherwise it stays unexplained, `detail` extended with the
+/// first pass that diverges on the GPU's inputs too, and nothing is marked.
 fn isolated(
     sources: &mut SourceMap,
     old: &OldSide,
+    chained: &RgbaF32Image,
     new_passes: &[RgbaF32Image],
     t: &Thresholds,
     d: &PassDivergence,
     detail: String,
-) -> (Cause, String) {
-    let Ok(out) = render_old_with(sources, old, false, new_passes) else { return (Cause::Unexplained, detail) };
+) -> (Cause, String, Vec<bool>) {
+    let Ok(out) = render_old_with(sources, old, false, new_passes) else {
+        return (Cause::Unexplained, detail, Vec::new());
+    };
     if let Some(again) = first_divergence(old.preset, &out.passes, new_passes, t) {
         let index = again.index;
         return (
             Cause::Unexplained,
             format!("{detail}; on the GPU's inputs pass {index} diverges too ({})", short(&again.well_defined)),
+            Vec::new(),
         );
     }
     let name = d.shader.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
@@ -722,6 +788,7 @@ fn isolated(
             d.index,
             short(&d.well_defined)
         ),
+        reference::hazard::precision_sensitive(&chained.pixels, &out.image.pixels),
     )
 }
 

@@ -170,3 +170,32 @@ fn a_dropped_float_to_int_conversion_is_caught() {
     });
     assert_caught("language-tour-b.cgp", "implicit_casts.cg", &m);
 }
+
+#[test]
+fn a_gain_on_a_sub_tolerance_difference_upstream_is_amplification() {
+    // One step more red in pass 5 is within the tolerance there; pass 6 posterises
+    // (`c > POSTER_HI`), so the step decides a whole level where red sits on the
+    // threshold. Every pass matches on the GPU's own inputs, so the cause is
+    // amplification, and the pixels whose reference value changes with those inputs
+    // are hazards: the rest must still match.
+    let m = mutate("language-tour-a.cgp", "matrix_forms.cg", &|t| {
+        t.replace(
+            "FragColor = vec4(rgb * inside * shade, 1.0);",
+            "FragColor = vec4(rgb * inside * shade + vec3(1.0 / 255.0, 0.0, 0.0), 1.0);",
+        )
+    });
+    let t = Thresholds::default();
+    eprintln!("language-tour-a with a step upstream: {} {:?}", m.verdict.status.as_str(), m.verdict.detail);
+    assert_eq!(m.verdict.cause, Some(Cause::Amplification), "{:?}", m.verdict.detail);
+    assert_ne!(m.verdict.status, Status::Fail, "{}", m.well_defined.verdict(&t));
+    let pass = m.divergence.as_ref().unwrap_or_else(|| panic!("no divergent pass found"));
+    assert!(pass.index > 5, "the divergence is downstream of the step: pass {}", pass.index);
+    let plain = compare_edited(&support::corpus().join("language-tour-a.cgp"), &|_, text| text)
+        .unwrap_or_else(|e| panic!("language-tour-a: {e}"));
+    assert!(
+        m.hazard_pct > plain.hazard_pct,
+        "the amplified pixels are marked: {} <= {}",
+        m.hazard_pct,
+        plain.hazard_pct
+    );
+}

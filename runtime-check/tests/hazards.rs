@@ -340,6 +340,22 @@ fn a_gain_on_a_precision_sized_value_is_a_hazard() {
 }
 
 #[test]
+fn an_interpolated_value_is_as_uncertain_as_its_vertex_values() {
+    // `tex.y` runs from 0 to 1 over 12 rows (approximate weights). A rasteriser rounds
+    // at the scale of the vertex values, an ulp of 1 (about 1.2e-7), even where
+    // `tex.y` is 0.04: a gain of 1e5 turns that into three 8-bit steps in every row,
+    // the top ones included, where an ulp of the value itself would move a tenth of one.
+    // Only the pixels on the quad's diagonal (`3x + y = 10`) stay: there the weight of
+    // the vertex at (4, 0) is a short dyadic with exact slopes and the third weight is 0,
+    // so `tex.y` interpolates exactly.
+    let body = "float n = frac(tex.y * 100000.0); return float4(n, n, n, 1.0);";
+    let off_diagonal: Pixels = all(4, 12).into_iter().filter(|&(x, y)| 3 * x + y != 10).collect();
+    assert_eq!(precision_marks(body, (4, 12)).1, off_diagonal);
+    let small_gain = "float n = frac(tex.y * 1000.0 + 0.25); return float4(n, n, n, 1.0);";
+    assert_eq!(precision_marks(small_gain, (4, 12)).1, vec![]);
+}
+
+#[test]
 fn ordinary_transcendentals_are_not_precision_hazards() {
     // Gamma, a scanline sine and an exponential falloff: a few ulps decide nothing.
     let body = "float3 c = pow(tex2D(s, tex).rgb, 2.2) * (0.5 + 0.5 * sin(pix.y * 3.14159)) * exp(-tex.x); return float4(saturate(c), 1.0);";

@@ -260,34 +260,34 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
         }
     };
     let judged = compare::judge_with_precision(&mut sources, &old_side, &mut old_render, &new, &thresholds);
-    let old = &old_render.image;
-    let (judged, diff) = match (judged, compare::heatmap(old, &new)) {
+    let (judged, diff) = match (judged, compare::heatmap(&old_render.image, &new)) {
         (Ok(j), Ok(h)) => (j, h),
         (Err(e), _) | (_, Err(e)) => {
             reporter.error(&format!("cannot compare: {e}"));
             return Exit::Errors;
         }
     };
-    let compare::Judged { metrics, well_defined, hazard_pct, mut verdict } = judged;
-    let mut divergence = None;
-    if verdict.status == Status::Fail && verdict.cause.is_none() {
-        let lock = std::sync::Mutex::new(());
-        let job = compare::Job {
-            preset: &preset,
-            fs: &RealFs,
-            gpu: (&gpu, &lock),
-            images: &images,
-            frames: frames as usize,
-            viewport,
-            thresholds: &thresholds,
-            edit: &|_, text| text,
-        };
-        let (d, cause, detail) =
-            compare::explain_failure(&mut sources, &job, &old_side, &well_defined, &old_render.passes, &new_passes);
-        divergence = d;
-        verdict.cause = Some(cause);
-        verdict.detail = Some(detail);
-    }
+    let lock = std::sync::Mutex::new(());
+    let job = compare::Job {
+        preset: &preset,
+        fs: &RealFs,
+        gpu: (&gpu, &lock),
+        images: &images,
+        frames: frames as usize,
+        viewport,
+        thresholds: &thresholds,
+        edit: &|_, text| text,
+    };
+    let explained =
+        compare::explain_and_judge(&mut sources, &job, &old_side, &mut old_render, &new, &new_passes, judged);
+    let (compare::Judged { metrics, well_defined, hazard_pct, verdict }, divergence) = match explained {
+        Ok(j) => j,
+        Err(e) => {
+            reporter.error(&format!("cannot compare: {e}"));
+            return Exit::Errors;
+        }
+    };
+    let old = &old_render.image;
     let passed = verdict.status != Status::Fail;
     let json = JsonMetrics {
         preset: args.preset.display().to_string(),

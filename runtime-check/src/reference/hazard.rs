@@ -153,6 +153,32 @@ pub fn nudge(x: f64, p: f64) -> f64 {
     f64::from(if p > 0.0 { f.next_up() } else { f.next_down() })
 }
 
+/// Under the precision rule, an interpolated varying as a GPU may compute it: moved by
+/// `p` binary32 ulps of `scale`, the largest magnitude among the vertex values that
+/// feed it (at least by [`nudge`]'s one ulp of the value itself). A rasteriser
+/// evaluates a plane equation or a barycentric sum whose terms are as large as the
+/// vertex values, so its rounding is relative to those, not to the result: near the
+/// zero of a texture coordinate that runs from 0 to 1, the error is an ulp of 1, many
+/// ulps of the value (which triangle of the quad covers the pixel decides which).
+#[inline]
+pub fn nudge_interpolated(x: f64, p: f64, scale: f64) -> f64 {
+    if p == 0.0 || !x.is_finite() || !scale.is_finite() {
+        return nudge(x, p);
+    }
+    let moved = (x + p * ulp32(scale.abs().max(x.abs()))) as f32;
+    if moved == x as f32 {
+        nudge(x, p)
+    } else {
+        f64::from(moved)
+    }
+}
+
+/// The spacing of binary32 values at `x` (its ulp; the smallest normal's below it).
+fn ulp32(x: f64) -> f64 {
+    let f = (x.abs() as f32).max(f32::MIN_POSITIVE);
+    f64::from(f.next_up()) - f64::from(f)
+}
+
 /// Pixels that the precision rule marks: `perturbed` stored values more than
 /// [`PRECISION_STEPS`] 8-bit steps from `exact`'s in some RGB channel. Images of
 /// different sizes mark nothing.

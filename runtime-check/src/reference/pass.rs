@@ -516,10 +516,15 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                             Some(Interp::Approx(h)) => *h | APPROX,
                             None => APPROX,
                         };
-                        // Under the precision rule an interpolated value moves by an ulp.
-                        for (l, o) in out.iter_mut().enumerate() {
-                            if h & approx_bit(l) != 0 {
-                                *o = hazard::nudge(*o, m.perturbation[l]);
+                        // Under the precision rule an interpolated value moves by an ulp
+                        // of the vertex values feeding it.
+                        if let Some(vals) = src.as_ref().and_then(|s| s.get(k)) {
+                            for (l, o) in out.iter_mut().enumerate() {
+                                if h & approx_bit(l) != 0 {
+                                    let scale =
+                                        (0..4).filter(|&i| ws[l][i] != 0.0).map(|i| vals[i].abs()).fold(0.0, f64::max);
+                                    *o = hazard::nudge_interpolated(*o, m.perturbation[l], scale);
+                                }
                             }
                         }
                         m.put(cell, out, h);
