@@ -94,6 +94,10 @@ pub const E_UNIFORMS: &str = "E0404";
 /// A `#pragma parameter` whose initial, minimum, maximum or step is not a finite number
 /// (`nan`, `inf`): the line is not copied into the output.
 pub const E_PARAMETER_NOT_FINITE: &str = "E0405";
+/// The writer met IR it has no spelling for (a type without a GLSL name, a struct,
+/// local, global, field or varying slot without a name): an internal error, reported
+/// instead of printing an empty name.
+pub const E_WRITER_INTERNAL: &str = "E0406";
 /// A sampler without a TEXUNIT semantic taken as the pass input.
 pub const W_ASSUMED_SOURCE: &str = "W0401";
 /// A uniform the runtime never set, emitted as a constant with its initial value.

@@ -95,8 +95,8 @@ fn write_stages(input: &WriteInput<'_>, naga: bool) -> Stages {
         *uses.entry(u.clone()).or_default() += n;
     }
     let layout = uniforms::layout(&uses);
-    let mut diagnostics = std::mem::take(&mut vs.diags);
-    diagnostics.append(&mut fs.diags);
+    let mut diagnostics = vs.take_diagnostics();
+    diagnostics.append(&mut fs.take_diagnostics());
     Stages { vertex: vs.out, fragment: fs.out, layout, diagnostics }
 }
 
@@ -232,6 +232,8 @@ struct StageWriter<'a> {
     uses: BTreeMap<Uniform, usize>,
     helpers: Helpers,
     diags: Vec<Diagnostic>,
+    /// What the writer found no name for (an internal error each, see [`Self::spelled`]).
+    unnamed: std::cell::RefCell<BTreeSet<String>>,
     textures: BTreeSet<Texture>,
     namer: Namer,
     global_names: HashMap<Handle<crate::ir::Global>, String>,
@@ -283,6 +285,7 @@ impl<'a> StageWriter<'a> {
             uses: BTreeMap::new(),
             helpers: Helpers::new(),
             diags: Vec::new(),
+            unnamed: std::cell::RefCell::new(BTreeSet::new()),
             textures: BTreeSet::new(),
             namer,
             global_names: HashMap::new(),
@@ -305,6 +308,37 @@ impl<'a> StageWriter<'a> {
 
     fn vertex(&self) -> bool {
         self.stage == Stage::Vertex
+    }
+
+    /// `name`, or, where the IR gave none, an empty string and an internal error
+    /// naming `what` (reported with the stage's diagnostics: the output is not used).
+    fn spelled(&self, name: Option<String>, what: impl FnOnce() -> String) -> String {
+        name.unwrap_or_else(|| {
+            self.unnamed.borrow_mut().insert(what());
+            String::new()
+        })
+    }
+
+    /// The GLSL spelling of `ty` ([`Self::spelled`]).
+    fn type_name(&self, ty: Type) -> String {
+        self.spelled(glsl_type(ty), || format!("the type {ty:?}"))
+    }
+
+    /// The name of struct `s` ([`Self::spelled`]).
+    fn struct_name(&self, s: u32) -> String {
+        self.spelled(self.struct_names.get(&s).cloned(), || format!("struct #{s}"))
+    }
+
+    /// The stage's diagnostics, with one internal error per unnamed thing.
+    fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        let mut out = std::mem::take(&mut self.diags);
+        for what in std::mem::take(&mut *self.unnamed.borrow_mut()) {
+            out.push(Diagnostic::error(
+                codes::E_WRITER_INTERNAL,
+                format!("internal error: the slang writer has no name for {what}; the output is not usable"),
+            ));
+        }
+        out
     }
 
     fn unsupported(&mut self, span: Option<Span>, message: impl Into<String>) {
@@ -526,10 +560,7 @@ impl<'a> StageWriter<'a> {
                 if let SlotKind::Varying(loc) = s.kind {
                     if seen.insert(loc) {
                         let name = self.varying_name(true, s.place);
-                        lines.push(format!(
-                            "layout(location = {loc}) out {} {name};",
-                            glsl_type(s.ty).unwrap_or_default()
-                        ));
+                        lines.push(format!("layout(location = {loc}) out {} {name};", self.type_name(s.ty)));
                     }
                 }
             }
@@ -539,10 +570,7 @@ impl<'a> StageWriter<'a> {
                 if let SlotKind::Varying(loc) = s.kind {
                     if seen.insert(loc) {
                         let name = self.varying_name(false, s.place);
-                        lines.push(format!(
-                            "layout(location = {loc}) in {} {name};",
-                            glsl_type(s.ty).unwrap_or_default()
-                        ));
+                        lines.push(format!("layout(location = {loc}) in {} {name};", self.type_name(s.ty)));
                     }
                 }
             }
@@ -568,7 +596,8 @@ impl<'a> StageWriter<'a> {
         if let Some(n) = self.varying_names.get(&place) {
             return n.clone();
         }
-        let slot_name = self.conn.slot(vertex, place).map(|s| s.name.clone()).unwrap_or_default();
+        let slot_name = self
+            .spelled(self.conn.slot(vertex, place).map(|s| s.name.clone()), || format!("the varying slot {place:?}"));
         let wanted = if slot_name.is_empty() { "vOut".to_owned() } else { slot_name };
         let name = self.namer.name(&wanted);
         self.varying_names.insert(place, name.clone());
@@ -753,7 +782,7 @@ impl<'a> StageWriter<'a> {
         match ty {
             Type::Struct(s) => {
                 let fields: Vec<String> = self.m.struct_def(s).fields.iter().map(|f| self.zero(f.ty)).collect();
-                format!("{}({})", self.struct_names.get(&s.0).cloned().unwrap_or_default(), fields.join(", "))
+                format!("{}({})", self.struct_name(s.0), fields.join(", "))
             }
             Type::Array(a) => {
                 let at = self.m.array_type(a);
@@ -991,7 +1020,7 @@ impl<'a> StageWriter<'a> {
                         self.slot_value(Place::ParamField(i, f), fty)
                     })
                     .collect();
-                format!("{}({})", self.struct_names.get(&s.0).cloned().unwrap_or_default(), fields.join(", "))
+                format!("{}({})", self.struct_name(s.0), fields.join(", "))
             }
             _ => self.slot_value(Place::Param(i), ty),
         }
@@ -1021,7 +1050,7 @@ impl<'a> StageWriter<'a> {
                     let base = if stdlib::is_simple(&value) {
                         value
                     } else {
-                        let t = self.struct_names.get(&s.0).cloned().unwrap_or_default();
+                        let t = self.struct_name(s.0);
                         self.line(level, &format!("{t} result = {value};"));
                         "result".into()
                     };
@@ -1139,7 +1168,7 @@ impl<'a> StageWriter<'a> {
                             let b = self.expr(exprs, *base);
                             let b = paren_p(&b, PRIMARY);
                             let v = self.expr(exprs, *value);
-                            let t = glsl_type(exprs[*value].ty).unwrap_or_default();
+                            let t = self.type_name(exprs[*value].ty);
                             let op = op.map_or(String::new(), |o| o.symbol().to_owned());
                             self.line(level, "{");
                             self.line(level + 1, &format!("{t} elements = {};", v.0));
@@ -1166,7 +1195,7 @@ impl<'a> StageWriter<'a> {
                     return;
                 }
                 let (t, dims) = self.decl_type(l.ty);
-                let name = self.local_names.get(local).cloned().unwrap_or_default();
+                let name = self.spelled(self.local_names.get(local).cloned(), || format!("local {local:?}"));
                 let konst = if l.is_const { "const " } else { "" };
                 match init {
                     Some(i) => {
@@ -1202,7 +1231,7 @@ impl<'a> StageWriter<'a> {
                         let f = self.cur.unwrap_or(Handle::new(0));
                         let l = &self.m.functions[f].locals[*local];
                         let (t, dims) = self.decl_type(l.ty);
-                        let name = self.local_names.get(local).cloned().unwrap_or_default();
+                        let name = self.spelled(self.local_names.get(local).cloned(), || format!("local {local:?}"));
                         let (e, _) = self.expr(exprs, *i);
                         format!("{t} {name}{dims} = {e}")
                     }
@@ -1221,13 +1250,13 @@ impl<'a> StageWriter<'a> {
                         return;
                     }
                 };
-                let mut c = cond.map(|c| self.expr(exprs, c).0).unwrap_or_default();
+                let mut c = cond.map_or_else(String::new, |c| self.expr(exprs, c).0);
                 // naga's GLSL front end reads a `for` condition that starts with a type
                 // name (`float(i) < n`) as a declaration and fails: parenthesise it.
                 if self.naga && c.split('(').next().is_some_and(|head| glsl_type_name(head.trim())) {
                     c = format!("({c})");
                 }
-                let st = step.map(|s| self.expr(exprs, s).0).unwrap_or_default();
+                let st = step.map_or_else(String::new, |s| self.expr(exprs, s).0);
                 self.line(level, &format!("for ({init_text}; {c}; {st})"));
                 self.sub_block(exprs, body, level);
             }
@@ -1321,7 +1350,7 @@ impl<'a> StageWriter<'a> {
                     if components.len() == 1 {
                         return b;
                     }
-                    let t = glsl_type(e.ty).unwrap_or_default();
+                    let t = self.type_name(e.ty);
                     return (format!("{t}({})", b.0), PRIMARY);
                 }
                 let s: String = components.iter().map(|&c| ['x', 'y', 'z', 'w'][c as usize & 3]).collect();
@@ -1346,7 +1375,7 @@ impl<'a> StageWriter<'a> {
                 if items.len() == 1 {
                     (items[0].clone(), PRIMARY)
                 } else {
-                    let t = glsl_type(e.ty).unwrap_or_default();
+                    let t = self.type_name(e.ty);
                     (format!("{t}({})", items.join(", ")), PRIMARY)
                 }
             }
@@ -1388,7 +1417,7 @@ impl<'a> StageWriter<'a> {
                 let r = self.expr(exprs, *reject);
                 if vector && self.naga && e.ty.scalar() == Some(Scalar::Bool) {
                     // naga has no `mix` on bool vectors: select per component in a helper.
-                    let t = glsl_type(e.ty).unwrap_or_default();
+                    let t = self.type_name(e.ty);
                     let n = match e.ty {
                         Type::Vector(_, n) => n as usize,
                         _ => 1,
@@ -1411,19 +1440,19 @@ impl<'a> StageWriter<'a> {
                 if from == to {
                     return v;
                 }
-                (format!("{}({})", to.unwrap_or_default(), v.0), PRIMARY)
+                (format!("{}({})", self.spelled(to, || format!("the type {:?}", e.ty)), v.0), PRIMARY)
             }
             ExprKind::Splat { value } => {
                 let v = self.expr(exprs, *value);
                 match e.ty {
                     Type::Vector(_, 1) => v,
                     Type::Matrix { rows, cols, .. } => {
-                        let t = glsl_type(e.ty).unwrap_or_default();
+                        let t = self.type_name(e.ty);
                         let col = format!("vec{cols}({})", v.0);
                         let cols_text: Vec<String> = (0..rows).map(|_| col.clone()).collect();
                         (format!("{t}({})", cols_text.join(", ")), PRIMARY)
                     }
-                    _ => (format!("{}({})", glsl_type(e.ty).unwrap_or_default(), v.0), PRIMARY),
+                    _ => (format!("{}({})", self.type_name(e.ty), v.0), PRIMARY),
                 }
             }
             ExprKind::Truncate { value } => {
@@ -1440,20 +1469,20 @@ impl<'a> StageWriter<'a> {
                         (format!("{}.{s}", paren_p(&v, PRIMARY)), PRIMARY)
                     }
                     (Type::Matrix { .. }, Type::Scalar(_)) => (format!("{}[0][0]", paren_p(&v, PRIMARY)), PRIMARY),
-                    _ => (format!("{}({})", glsl_type(e.ty).unwrap_or_default(), v.0), PRIMARY),
+                    _ => (format!("{}({})", self.type_name(e.ty), v.0), PRIMARY),
                 }
             }
             ExprKind::Reshape { value } => {
                 let v = self.expr(exprs, *value);
                 match (exprs[*value].ty, e.ty) {
                     (Type::Matrix { rows, .. }, Type::Vector(..)) => {
-                        let t = glsl_type(e.ty).unwrap_or_default();
+                        let t = self.type_name(e.ty);
                         if stdlib::is_simple(&v.0) {
                             let parts: Vec<String> = (0..rows).map(|r| format!("{}[{r}]", v.0)).collect();
                             return (format!("{t}({})", parts.join(", ")), PRIMARY);
                         }
                         // A computed matrix is evaluated once, in a helper.
-                        let m = glsl_type(exprs[*value].ty).unwrap_or_default();
+                        let m = self.type_name(exprs[*value].ty);
                         let parts: Vec<String> = (0..rows).map(|r| format!("m[{r}]")).collect();
                         let name = format!("cg_{t}_from_{m}");
                         self.helpers.insert(
@@ -1463,13 +1492,13 @@ impl<'a> StageWriter<'a> {
                         (format!("{name}({})", v.0), PRIMARY)
                     }
                     (Type::Vector(..), Type::Matrix { .. }) if self.naga => {
-                        let t = glsl_type(e.ty).unwrap_or_default();
+                        let t = self.type_name(e.ty);
                         match self.naga_matrix_construct(exprs, &[*value], e.ty, &t, std::slice::from_ref(&v.0)) {
                             Some(p) => p,
                             None => (format!("{t}({})", v.0), PRIMARY),
                         }
                     }
-                    _ => (format!("{}({})", glsl_type(e.ty).unwrap_or_default(), v.0), PRIMARY),
+                    _ => (format!("{}({})", self.type_name(e.ty), v.0), PRIMARY),
                 }
             }
             ExprKind::Construct { args } => {
@@ -1479,7 +1508,7 @@ impl<'a> StageWriter<'a> {
                         let (t, d) = self.decl_type(e.ty);
                         format!("{t}{d}")
                     }
-                    Type::Struct(s) => self.struct_names.get(&s.0).cloned().unwrap_or_default(),
+                    Type::Struct(s) => self.struct_name(s.0),
                     _ => {
                         if args.iter().any(|&a| exprs[a].ty.is_matrix()) {
                             self.unsupported(
@@ -1487,7 +1516,7 @@ impl<'a> StageWriter<'a> {
                                 "a matrix built from matrices has no direct GLSL form",
                             );
                         }
-                        glsl_type(e.ty).unwrap_or_default()
+                        self.type_name(e.ty)
                     }
                 };
                 if self.naga {
@@ -1615,7 +1644,7 @@ impl<'a> StageWriter<'a> {
                     }
                     (name, PRIMARY)
                 }
-                _ => (self.global_names.get(&g).cloned().unwrap_or_default(), PRIMARY),
+                _ => (self.spelled(self.global_names.get(&g).cloned(), || format!("global {g:?}")), PRIMARY),
             },
         }
     }
@@ -1635,7 +1664,9 @@ impl<'a> StageWriter<'a> {
 
     fn member(&mut self, exprs: &Exprs, base: Handle<Expr>, field: u32, ty: Type) -> Printed {
         let Type::Struct(s) = exprs[base].ty else { return ("0.0".into(), PRIMARY) };
-        let fname = self.m.struct_def(s).fields.get(field as usize).map(|f| f.name.clone()).unwrap_or_default();
+        let fname = self.spelled(self.m.struct_def(s).fields.get(field as usize).map(|f| f.name.clone()), || {
+            format!("field {field} of struct #{}", s.0)
+        });
         if let Some(ts) = self.texture_struct_of(exprs, base) {
             return self.texture_struct_member(&ts, &fname, ty);
         }
@@ -1742,7 +1773,7 @@ impl<'a> StageWriter<'a> {
         if !self.naga {
             return format!("matrixCompMult({a}, {b})");
         }
-        let t = glsl_type(ty).unwrap_or_default();
+        let t = self.type_name(ty);
         let rows = match ty {
             Type::Matrix { rows, .. } => rows as usize,
             _ => 0,
@@ -2222,4 +2253,27 @@ fn naga_constant(m: &Module, exprs: &Exprs, h: Handle<Expr>, deferred: &HashSet<
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_type_without_a_glsl_name_is_an_internal_error_not_an_empty_name() {
+        let (m, b, c) = (Module::default(), Bindings::default(), Connectors::default());
+        let mut w = StageWriter::new(&m, Stage::Fragment, &b, &c, false);
+        assert_eq!(w.type_name(Type::Vector(Scalar::Float, 3)), "vec3");
+        assert!(w.take_diagnostics().is_empty());
+        // float1x3 has no GLSL spelling (the porting passes rewrite it first).
+        let odd = Type::Matrix { scalar: Scalar::Float, rows: 1, cols: 3 };
+        assert_eq!(w.type_name(odd), "");
+        assert_eq!(w.type_name(odd), "");
+        assert_eq!(w.struct_name(7), "");
+        let d = w.take_diagnostics();
+        assert_eq!(d.len(), 2, "one error per unnamed thing: {d:?}");
+        assert!(d.iter().all(|d| d.code == codes::E_WRITER_INTERNAL && d.is_error()));
+        assert!(d.iter().any(|d| d.message.contains("Matrix")) && d.iter().any(|d| d.message.contains("struct #7")));
+        assert!(w.take_diagnostics().is_empty(), "taken once");
+    }
 }
