@@ -483,8 +483,7 @@ pub fn judge_with_precision(
     new: &RgbaF32Image,
     t: &Thresholds,
 ) -> Result<Judged, SizeMismatch> {
-    let judge = |out: &reference::PresetOutput| judge_output(out, new, t);
-    let first = judge(out)?;
+    let first = judge_output(out, new, t)?;
     if first.verdict.status != Status::Fail {
         return Ok(first);
     }
@@ -492,7 +491,7 @@ pub fn judge_with_precision(
     if marked == 0.0 {
         return Ok(first);
     }
-    let mut again = judge(out)?;
+    let mut again = judge_output(out, new, t)?;
     if let Some(detail) = &mut again.verdict.detail {
         detail.push_str(&format!(" ({marked:.1}% by the precision rule: they depend on the precision of transcendentals, roundings and interpolation)"));
     }
@@ -509,41 +508,40 @@ fn judge_output(out: &reference::PresetOutput, new: &RgbaF32Image, t: &Threshold
     Ok(Judged { metrics, well_defined, hazard_pct, verdict })
 }
 
-/// A judgement that failed without a cause, explained ([`explain_failure`]). An
-/// amplification's pixels (those whose reference value moves by more than a step when
-/// every pass reads the GPU's outputs of the earlier passes) become hazards of `out`'s final image and
+/// The whole judgement of a comparison: [`judge_with_precision`], then, for a failure
+/// left without a cause, its explanation ([`explain_failure`]). An amplification's
+/// pixels (those whose reference value moves by more than a step when every pass reads
+/// the GPU's outputs of the earlier passes) become hazards of `out`'s final image and
 /// the comparison is judged again: when the rest then meets the thresholds the status
-/// is that judgement's, its cause stays `amplification`. Any other judgement is
-/// returned as it is.
-pub fn explain_and_judge(
+/// is that judgement's, with cause `amplification`. Returns the judgement and, for a
+/// failure, the divergent pass.
+pub fn judge_and_explain(
     sources: &mut SourceMap,
     job: &Job,
     old: &OldSide,
     out: &mut reference::PresetOutput,
     new: &RgbaF32Image,
     new_passes: &[RgbaF32Image],
-    judged: Judged,
 ) -> Result<(Judged, Option<PassDivergence>), SizeMismatch> {
+    let mut judged = judge_with_precision(sources, old, out, new, job.thresholds)?;
     if judged.verdict.status != Status::Fail || judged.verdict.cause.is_some() {
         return Ok((judged, None));
     }
     let e = explain_failure(sources, job, old, &judged.well_defined, out, new_passes);
-    let mut judged = judged;
     if e.cause == Cause::Amplification && e.amplified.len() == out.hazard.len() {
         let share = hazard_pct(&e.amplified);
         out.hazard.iter_mut().zip(&e.amplified).for_each(|(h, a)| *h |= a);
-        let again = judge_output(out, new, job.thresholds)?;
-        if again.verdict.status != Status::Fail {
+        judged = judge_output(out, new, job.thresholds)?;
+        if judged.verdict.status != Status::Fail {
             let detail = format!(
                 "{}; the {share:.1}% of pixels that those inputs move by more than a step are hazards, the rest match ({})",
                 e.detail,
-                short(&again.well_defined)
+                short(&judged.well_defined)
             );
-            let verdict =
-                Verdict { status: again.verdict.status, cause: Some(Cause::Amplification), detail: Some(detail) };
-            return Ok((Judged { verdict, ..again }, e.divergence));
+            judged.verdict.detail = Some(detail);
+            judged.verdict.cause = Some(Cause::Amplification);
+            return Ok((judged, e.divergence));
         }
-        judged = Judged { verdict: judged.verdict, ..again };
     }
     judged.verdict.cause = Some(e.cause);
     judged.verdict.detail = Some(e.detail);
@@ -656,10 +654,9 @@ pub fn compare_cgp(
     let size_error = |e: SizeMismatch| {
         failed(Step::RenderNew, vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))])
     };
-    let judged = judge_with_precision(sources, &old_side, &mut old, &new, thresholds).map_err(size_error)?;
     let job = Job { preset: &preset, fs, gpu, images, frames, viewport, thresholds, edit };
     let (Judged { metrics, well_defined, hazard_pct, verdict }, divergence) =
-        explain_and_judge(sources, &job, &old_side, &mut old, &new, &new_passes, judged).map_err(size_error)?;
+        judge_and_explain(sources, &job, &old_side, &mut old, &new, &new_passes).map_err(size_error)?;
     let pass_previews = old
         .passes
         .iter()
@@ -758,8 +755,9 @@ pub fn explain_failure(
 /// value marks the final image's pixels whose stored value moves by more than
 /// [`reference::hazard::PRECISION_STEPS`] steps between that render and `chained` (the
 /// reference's own final image): the pixels a pass's gain makes hang on the
-/// differences upstream (a difference carried through unamplified moves a step). Otherwise it stays unexplained, `detail` extended with the
-/// first pass that diverges on the GPU's inputs too, and nothing is marked.
+/// differences upstream (a difference carried through unamplified moves a step).
+/// Otherwise it stays unexplained, `detail` extended with the first pass that diverges
+/// on the GPU's inputs too, and nothing is marked.
 fn isolated(
     sources: &mut SourceMap,
     old: &OldSide,

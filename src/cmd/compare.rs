@@ -259,14 +259,6 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
             return Exit::Errors;
         }
     };
-    let judged = compare::judge_with_precision(&mut sources, &old_side, &mut old_render, &new, &thresholds);
-    let (judged, diff) = match (judged, compare::heatmap(&old_render.image, &new)) {
-        (Ok(j), Ok(h)) => (j, h),
-        (Err(e), _) | (_, Err(e)) => {
-            reporter.error(&format!("cannot compare: {e}"));
-            return Exit::Errors;
-        }
-    };
     let lock = std::sync::Mutex::new(());
     let job = compare::Job {
         preset: &preset,
@@ -278,15 +270,15 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
         thresholds: &thresholds,
         edit: &|_, text| text,
     };
-    let explained =
-        compare::explain_and_judge(&mut sources, &job, &old_side, &mut old_render, &new, &new_passes, judged);
-    let (compare::Judged { metrics, well_defined, hazard_pct, verdict }, divergence) = match explained {
-        Ok(j) => j,
-        Err(e) => {
+    let judged = compare::judge_and_explain(&mut sources, &job, &old_side, &mut old_render, &new, &new_passes);
+    let (judged, diff) = match (judged, compare::heatmap(&old_render.image, &new)) {
+        (Ok(j), Ok(h)) => (j, h),
+        (Err(e), _) | (_, Err(e)) => {
             reporter.error(&format!("cannot compare: {e}"));
             return Exit::Errors;
         }
     };
+    let (compare::Judged { metrics, well_defined, hazard_pct, verdict }, divergence) = judged;
     let old = &old_render.image;
     let passed = verdict.status != Status::Fail;
     let json = JsonMetrics {

@@ -348,14 +348,7 @@ pub(crate) fn compile(
             chain(vec![cw(&a, &ep, z, |a| frexp(a[0]).1), cw(&a, &dst, z, |a| frexp(a[0]).0)])
         }
         B::Ldexp => Some(cw(&locs, &dst, z, move |a| r(a[0] * r(a[1].exp2())))),
-        B::Exp => Some(transcendental(
-            &locs,
-            &dst,
-            z,
-            r,
-            move |a| r(a[0].exp()),
-            |a, y| hazard::error_exp2(a[0] * std::f64::consts::LOG2_E, y),
-        )),
+        B::Exp => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].exp()), natural_exp_error)),
         B::Exp2 => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].exp2()), |a, y| hazard::error_exp2(a[0], y))),
         B::Log => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].ln()), |_, y| hazard::error_log(y))),
         B::Log2 => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].log2()), |_, y| hazard::error_log(y))),
@@ -387,22 +380,8 @@ pub(crate) fn compile(
         B::Atan2 => {
             Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].atan2(a[1])), |_, y| hazard::error_inverse_trig(y)))
         }
-        B::Sinh => Some(transcendental(
-            &locs,
-            &dst,
-            z,
-            r,
-            move |a| r(a[0].sinh()),
-            |a, y| hazard::error_exp2(a[0] * std::f64::consts::LOG2_E, y),
-        )),
-        B::Cosh => Some(transcendental(
-            &locs,
-            &dst,
-            z,
-            r,
-            move |a| r(a[0].cosh()),
-            |a, y| hazard::error_exp2(a[0] * std::f64::consts::LOG2_E, y),
-        )),
+        B::Sinh => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].sinh()), natural_exp_error)),
+        B::Cosh => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].cosh()), natural_exp_error)),
         B::Tanh => Some(transcendental(
             &locs,
             &dst,
@@ -762,6 +741,12 @@ fn nudge_approximate(dst: Vec<usize>) -> Code {
             m.set(d, v);
         }
     })
+}
+
+/// The device error bound of `exp(x) = y` and of the hyperbolic functions built on it:
+/// [`hazard::error_exp2`] at the base-2 exponent `x log2(e)`.
+fn natural_exp_error(a: [f64; 4], y: f64) -> f64 {
+    hazard::error_exp2(a[0] * std::f64::consts::LOG2_E, y)
 }
 
 fn saturate(a: [f64; 4]) -> f64 {
