@@ -1,7 +1,10 @@
 //! Translates every .cg under DIR as a lone one-pass shader and writes the slang text
 //! under OUT (same relative paths, `.slang`). Prints counts and the commonest errors.
 //!
-//! Usage: cargo run --release -p translator --example translate_sweep -- DIR OUT
+//! With `--naga`, also writes the naga dialect of each (`.naga.vert`, `.naga.frag`):
+//! the text the validator and the wgpu chain read, for byte-identity checks of the writer.
+//!
+//! Usage: cargo run --release -p translator --example translate_sweep -- DIR OUT [--naga] [--list]
 
 #[path = "../../grammar/examples/support/sweep.rs"]
 mod sweep;
@@ -33,6 +36,12 @@ fn main() {
                 let dest = Path::new(out).join(rel).with_extension("slang");
                 if let Some(p) = dest.parent() {
                     let _ = std::fs::create_dir_all(p);
+                }
+                if args.iter().any(|a| a == "--naga") {
+                    if let Some(naga) = &t.naga {
+                        let _ = std::fs::write(dest.with_extension("naga.vert"), &naga.vertex.text);
+                        let _ = std::fs::write(dest.with_extension("naga.frag"), &naga.fragment.text);
+                    }
                 }
                 let _ = std::fs::write(dest, text);
             }

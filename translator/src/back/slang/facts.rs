@@ -1,0 +1,102 @@
+//! Questions the writer asks of the IR: constants, roots of l-values, written and
+//! whole-used parameters, side effects. Pure functions of the IR; never print.
+
+use crate::ir::{Builtin, Expr, ExprKind, Exprs, Handle, Literal, Module, ParamDir, Scalar, Var};
+use std::collections::HashSet;
+
+/// A bool constant, possibly splat to a vector (`true`, `bvec4(false)`).
+pub(super) fn bool_constant(exprs: &Exprs, h: Handle<Expr>) -> Option<bool> {
+    match &exprs[h].kind {
+        ExprKind::Literal(Literal::Bool(b)) => Some(*b),
+        ExprKind::Splat { value } | ExprKind::Convert { value } if exprs[*value].ty.scalar() == Some(Scalar::Bool) => {
+            bool_constant(exprs, *value)
+        }
+        ExprKind::Construct { args } if !args.is_empty() => {
+            let first = bool_constant(exprs, args[0])?;
+            args.iter().all(|&a| bool_constant(exprs, a) == Some(first)).then_some(first)
+        }
+        _ => None,
+    }
+}
+
+pub(super) fn root_var(exprs: &Exprs, h: Handle<Expr>) -> Option<Var> {
+    let mut h = h;
+    loop {
+        match &exprs[h].kind {
+            ExprKind::Var(v) => return Some(*v),
+            ExprKind::Member { base, .. }
+            | ExprKind::Index { base, .. }
+            | ExprKind::Swizzle { base, .. }
+            | ExprKind::MatrixElements { base, .. } => h = *base,
+            _ => return None,
+        }
+    }
+}
+
+/// Entry parameters the body writes (assignments, increments, out arguments).
+pub(super) fn written_params(m: &Module, exprs: &Exprs) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    for (_, e) in exprs.iter() {
+        let targets: Vec<Handle<Expr>> = match &e.kind {
+            ExprKind::Assign { target, .. } | ExprKind::IncDec { target, .. } => vec![*target],
+            ExprKind::Call { function, args } => m.functions[*function]
+                .params
+                .iter()
+                .zip(args)
+                .filter(|(p, _)| p.dir != ParamDir::In)
+                .map(|(_, a)| *a)
+                .collect(),
+            ExprKind::Builtin { builtin: Builtin::Sincos, args } => args.iter().skip(1).copied().collect(),
+            ExprKind::Builtin { builtin: Builtin::Modf | Builtin::Frexp, args } => {
+                args.iter().skip(1).copied().collect()
+            }
+            _ => vec![],
+        };
+        for t in targets {
+            if let Some(Var::Param(i)) = root_var(exprs, t) {
+                out.insert(i);
+            }
+        }
+    }
+    out
+}
+
+/// Whether `v` is used other than through a member access.
+pub(super) fn used_whole(exprs: &Exprs, v: Var) -> bool {
+    let mut member_bases = HashSet::new();
+    for (_, e) in exprs.iter() {
+        if let ExprKind::Member { base, .. } = e.kind {
+            member_bases.insert(base);
+        }
+    }
+    exprs.iter().any(|(h, e)| matches!(e.kind, ExprKind::Var(x) if x == v) && !member_bases.contains(&h))
+}
+
+pub(super) fn has_side_effects(exprs: &Exprs, h: Handle<Expr>) -> bool {
+    let mut work = vec![h];
+    while let Some(x) = work.pop() {
+        match &exprs[x].kind {
+            ExprKind::Assign { .. } | ExprKind::IncDec { .. } | ExprKind::Call { .. } => return true,
+            ExprKind::Builtin { builtin: Builtin::Sincos | Builtin::Modf | Builtin::Frexp | Builtin::Clip, .. } => {
+                return true
+            }
+            k => work.extend(k.children()),
+        }
+    }
+    false
+}
+
+/// Whether a global's initialiser is a GLSL constant expression (no uniforms, calls).
+pub(super) fn is_constant_init(m: &Module, exprs: &Exprs, h: Handle<Expr>) -> bool {
+    let mut work = vec![h];
+    while let Some(x) = work.pop() {
+        match &exprs[x].kind {
+            ExprKind::Var(Var::Global(g)) if m.globals[*g].is_const => {}
+            ExprKind::Var(_) | ExprKind::Call { .. } | ExprKind::Assign { .. } | ExprKind::IncDec { .. } => {
+                return false
+            }
+            k => work.extend(k.children()),
+        }
+    }
+    true
+}
