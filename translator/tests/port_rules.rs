@@ -308,3 +308,33 @@ fn rule_vertex_derivatives_are_zero_and_vertex_lookups_have_no_binding() {
         .replace("uniform input IN,\n", "uniform input IN, uniform sampler2D s0 : TEXUNIT0,\n");
     insta::assert_snapshot!(port(&lookup, ctx(0, 1)));
 }
+
+#[test]
+fn writer_lays_out_uniforms_by_planned_reads_and_prints_each_in_its_block() {
+    // ZED is read three times and ALPHA once: the push block lists ZED first (most read
+    // first), although ALPHA sorts first by name. Every read names its block.
+    let src = format!(
+        "#pragma parameter ALPHA \"a\" 0.5 0.0 1.0 0.1\n#pragma parameter ZED \"z\" 0.5 0.0 1.0 0.1\nuniform float ALPHA;\nuniform float ZED;\n{}",
+        frag("return tex2D(s0, tex) * (ALPHA + ZED * ZED * ZED);", "")
+    );
+    let text = port(&src, ctx(0, 1));
+    let zed = text.find("    float ZED;").unwrap_or_else(|| panic!("ZED declared: {text}"));
+    let alpha = text.find("    float ALPHA;").expect("ALPHA declared");
+    assert!(zed < alpha, "{text}");
+    assert!(text.contains("(params.ALPHA + params.ZED * params.ZED * params.ZED)"), "{text}");
+    assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "no placeholder survives: {text:?}");
+}
+
+#[test]
+fn writer_repeats_plain_paths_only() {
+    // `v.xy.y` of a local composes to `v.y`. A uniform read is not a plain path: its
+    // swizzles stay as the placeholder writer printed them (byte-identical outputs;
+    // composing them too is an output change for later).
+    let src = frag(
+        "float4 v = float4(tex, tex); float a = v.xy.y; float b = IN.video_size.xy.y;\nreturn float4(a, b, 0.0, 1.0) * tex2D(s0, tex);",
+        "",
+    );
+    let text = port(&src, ctx(0, 1));
+    assert!(text.contains("float a = v.y;"), "{text}");
+    assert!(text.contains("float b = params.SourceSize.xy.xy.y;"), "{text}");
+}

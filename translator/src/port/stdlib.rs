@@ -23,6 +23,9 @@ pub struct Arg {
     /// For a sampler in the naga dialect: the `texture2D` and `sampler` it pairs
     /// (`text` is then only the texture). `None` in canonical slang (combined samplers).
     pub pair: Option<(String, String)>,
+    /// Whether the argument prints as a plain path (a name, its members and swizzles),
+    /// which may be repeated; anything else is evaluated once (a helper's parameter).
+    pub plain: bool,
 }
 
 /// Precedence of a function call or other primary expression.
@@ -73,9 +76,18 @@ fn call(name: &str, args: &[&Arg]) -> (String, u8) {
     (format!("{name}({})", list.join(", ")), PRIMARY)
 }
 
-/// Whether duplicating `text` in the output evaluates nothing twice (a name or field).
-pub fn is_simple(text: &str) -> bool {
-    !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+/// The argument a builtin maps to unchanged, for these argument types: GLSL has no
+/// unsigned `abs` (Cg's, gp4/gp5, is the value itself), and `any`/`all` of one bool is
+/// that bool.
+pub fn identity_argument(b: Builtin, args: &[Type]) -> Option<usize> {
+    let first = *args.first()?;
+    match b {
+        Builtin::Abs if first.scalar() == Some(Scalar::UInt) => Some(0),
+        Builtin::Any | Builtin::All if matches!(first, Type::Scalar(Scalar::Bool) | Type::Vector(Scalar::Bool, 1)) => {
+            Some(0)
+        }
+        _ => None,
+    }
 }
 
 fn helper(helpers: &mut Helpers, name: &str, ty: &str, body: String) -> String {
@@ -83,9 +95,9 @@ fn helper(helpers: &mut Helpers, name: &str, ty: &str, body: String) -> String {
     name.to_owned()
 }
 
-/// A swizzle of an argument: duplicated when simple, else through a helper `via`.
+/// A swizzle of an argument: duplicated when plain, else `None` (through a helper).
 fn component(a: &Arg, swizzle: &str) -> Option<String> {
-    is_simple(&a.text).then(|| format!("{}.{swizzle}", a.text))
+    a.plain.then(|| format!("{}.{swizzle}", a.text))
 }
 
 /// Maps one builtin call. `Err` says why it cannot be expressed in slang.
@@ -104,11 +116,15 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
         let refs: Vec<&Arg> = args.iter().collect();
         Ok(call(name, &refs))
     };
+    let types: Vec<Type> = args.iter().map(|x| x.ty).collect();
+    if let Some(i) = identity_argument(b, &types) {
+        let x = a(i)?;
+        return Ok((x.text.clone(), x.prec));
+    }
     let unsigned = args.first().is_some_and(|x| matches!(x.ty.scalar(), Some(Scalar::UInt)));
     match b {
         // GLSL has no unsigned `abs` or `sign`: Cg's (gp4/gp5) are the value itself and
         // 0 or 1.
-        Abs if unsigned => Ok((a(0)?.text.clone(), a(0)?.prec)),
         Sign if unsigned => Ok((format!("min({}, 1u)", a(0)?.text), PRIMARY)),
         Abs | Sign | Min | Max | Clamp | Step | Smoothstep | Floor | Ceil | Trunc | Exp | Exp2 | Log | Log2 | Pow
         | Sqrt | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh | Degrees | Radians | Isnan | Isinf
@@ -224,7 +240,6 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
             let x = a(0)?;
             let name = if b == Any { "any" } else { "all" };
             match x.ty {
-                Type::Scalar(Scalar::Bool) | Type::Vector(Scalar::Bool, 1) => Ok((x.text.clone(), x.prec)),
                 Type::Vector(Scalar::Bool, _) => same(name),
                 Type::Scalar(_) | Type::Vector(_, 1) => {
                     let t = ty_name(x.ty)?;
@@ -335,7 +350,7 @@ fn texture(b: Builtin, args: &[Arg], helpers: &mut Helpers) -> Result<(String, u
     // Splits a packed coordinate (`float4 c` with lod/bias in w) without evaluating it
     // twice: swizzles of a simple argument, else a helper function.
     let mut packed = |name: &str, coord_ty: &str, body_expr: &str, c: &Arg| -> Result<(String, u8), String> {
-        if is_simple(&c.text) {
+        if c.plain {
             Ok((body_expr.replace("$s", &s).replace("$c", &c.text), PRIMARY))
         } else {
             let f = format!("cg_{name}");
@@ -452,7 +467,13 @@ mod tests {
     use super::*;
 
     fn arg(text: &str, ty: Type) -> Arg {
-        Arg { text: text.into(), prec: PRIMARY, ty, pair: None }
+        Arg {
+            text: text.into(),
+            prec: PRIMARY,
+            ty,
+            pair: None,
+            plain: text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.'),
+        }
     }
 
     #[test]

@@ -4,19 +4,19 @@
 
 use super::*;
 use crate::codes;
-use crate::ir::{ExprKind, Function, Handle, Scalar, Stmt, Type, Var};
+use crate::ir::{ExprKind, Function, Handle, Scalar, Type, Var};
 use crate::port::connectors::{Place, SlotKind};
 use crate::port::names::Namer;
 use crate::port::semantics::Binding;
 use crate::port::stdlib::glsl_type;
 use grammar::Diagnostic;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write;
 
 impl StageWriter<'_> {
     pub(super) fn write_stage(&mut self) {
         let Some(entry) = self.m.entry_point.clone() else { return };
-        let order = self.reachable(entry.function);
+        let order = self.plan.order.clone();
         self.name_globals_and_functions(&order);
         // Varying names are taken before any local is named, so locals never shadow them.
         let places: Vec<Place> = if self.vertex() {
@@ -75,39 +75,6 @@ impl StageWriter<'_> {
         self.out = all;
     }
 
-    /// Functions reachable from the entry point, callees before callers.
-    pub(super) fn reachable(&self, entry: Handle<Function>) -> Vec<Handle<Function>> {
-        let mut order = Vec::new();
-        let mut state: HashMap<Handle<Function>, u8> = HashMap::new();
-        let mut stack = vec![(entry, false)];
-        while let Some((f, done)) = stack.pop() {
-            if done {
-                state.insert(f, 2);
-                order.push(f);
-                continue;
-            }
-            if state.contains_key(&f) {
-                continue;
-            }
-            state.insert(f, 1);
-            stack.push((f, true));
-            let func = &self.m.functions[f];
-            let mut callees: Vec<Handle<Function>> = func
-                .exprs
-                .iter()
-                .filter_map(|(_, e)| if let ExprKind::Call { function, .. } = e.kind { Some(function) } else { None })
-                .collect();
-            callees.sort();
-            callees.dedup();
-            for c in callees.into_iter().rev() {
-                if !state.contains_key(&c) {
-                    stack.push((c, false));
-                }
-            }
-        }
-        order
-    }
-
     pub(super) fn name_globals_and_functions(&mut self, order: &[Handle<Function>]) {
         for (i, s) in self.m.structs.iter().enumerate() {
             let name = self.namer.name(s.name.as_deref().unwrap_or("Anonymous"));
@@ -147,22 +114,14 @@ impl StageWriter<'_> {
     /// Sampler globals assigned in the entry point's top level (`s0_global =
     /// PASSPREV.texture;`) and const sampler locals are aliases of a texture.
     pub(super) fn find_sampler_aliases(&mut self, entry: Handle<Function>) {
-        let f = &self.m.functions[entry];
-        let Some(body) = &f.body else { return };
         let saved = (self.cur, self.in_entry);
         self.cur = Some(entry);
         self.in_entry = true;
-        for (s, _) in &body.stmts {
-            if let Stmt::Expr(h) = s {
-                if let ExprKind::Assign { op: None, target, value } = &f.exprs[*h].kind {
-                    if let ExprKind::Var(v @ Var::Global(_)) = f.exprs[*target].kind {
-                        if f.exprs[*target].ty.is_sampler() {
-                            let text = self.expr(&f.exprs, *value).0;
-                            self.sampler_alias.insert(v, text);
-                        }
-                    }
-                }
-            }
+        let exprs = &self.m.functions[entry].exprs;
+        for (value, v) in super::plan::sampler_alias_assignments(self.m, entry) {
+            let text = self.expr(exprs, value).0;
+            let plain = self.is_plain(exprs, value);
+            self.sampler_alias.insert(v, (text, plain));
         }
         (self.cur, self.in_entry) = saved;
     }
@@ -239,7 +198,7 @@ impl StageWriter<'_> {
             let entry = Some(f) == self.m.entry_point.as_ref().map(|e| e.function);
             for (i, p) in func.params.iter().enumerate() {
                 // Entry parameters appear in the output only as local copies.
-                if !entry || self.copied_params.contains(&(i as u32)) {
+                if !entry || self.plan.copied_params.contains(&(i as u32)) {
                     note(p.ty, &mut used);
                 }
             }

@@ -48,16 +48,15 @@ impl StageWriter<'_> {
                     return (format!("{t}({})", b.0), PRIMARY);
                 }
                 let s: String = components.iter().map(|&c| ['x', 'y', 'z', 'w'][c as usize & 3]).collect();
-                // `SourceSize.xy.x` reads better as `SourceSize.x`: compose the swizzles.
-                if let Some((head, prev)) = b.0.rsplit_once('.') {
-                    let prev_ok = !prev.is_empty() && prev.len() <= 4 && prev.chars().all(|c| "xyzw".contains(c));
-                    if prev_ok && b.1 == PRIMARY && stdlib::is_simple(head) {
-                        let prev: Vec<char> = prev.chars().collect();
-                        let composed: Option<String> =
-                            components.iter().map(|&c| prev.get(c as usize).copied()).collect();
-                        if let Some(c) = composed {
-                            return (format!("{head}.{c}"), PRIMARY);
-                        }
+                // `v.xy.x` reads better as `v.x`: a swizzle of a swizzled path composes.
+                if let Some(prev) = self.path(exprs, *base).and_then(|p| p.swizzle) {
+                    let letters: Vec<char> = prev.chars().collect();
+                    let composed: Option<String> =
+                        components.iter().map(|&c| letters.get(c as usize).copied()).collect();
+                    if let (Some(c), Some(head)) =
+                        (composed, b.0.len().checked_sub(prev.len() + 1).and_then(|n| b.0.get(..n)))
+                    {
+                        return (format!("{head}.{c}"), PRIMARY);
                     }
                 }
                 (format!("{}.{s}", paren_p(&b, PRIMARY)), PRIMARY)
@@ -88,10 +87,8 @@ impl StageWriter<'_> {
                 // naga folds constant divisions and rejects an infinite or NaN result
                 // (`0.0 / 0.0` from two constants): write such a value as its bits.
                 if self.naga && *op == BinaryOp::Div && e.ty == Type::FLOAT {
-                    if let Some(Literal::Float(f)) = crate::sema::const_eval::eval_scalar(self.m, exprs, h, 0) {
-                        if !(f as f32).is_finite() {
-                            return self.expr_literal_bits(f);
-                        }
+                    if let Some(f) = non_finite_division(self.m, exprs, h) {
+                        return self.expr_literal_bits(f);
                     }
                 }
                 self.binary(exprs, *op, *lhs, *rhs, e.ty)
@@ -171,7 +168,7 @@ impl StageWriter<'_> {
                 match (exprs[*value].ty, e.ty) {
                     (Type::Matrix { rows, .. }, Type::Vector(..)) => {
                         let t = self.type_name(e.ty);
-                        if stdlib::is_simple(&v.0) {
+                        if self.is_plain(exprs, *value) {
                             let parts: Vec<String> = (0..rows).map(|r| format!("{}[{r}]", v.0)).collect();
                             return (format!("{t}({})", parts.join(", ")), PRIMARY);
                         }
@@ -277,7 +274,7 @@ impl StageWriter<'_> {
     }
 
     pub(super) fn var(&mut self, v: Var, ty: Type) -> Printed {
-        if let Some(alias) = self.sampler_alias.get(&v) {
+        if let Some((alias, _)) = self.sampler_alias.get(&v) {
             return (alias.clone(), PRIMARY);
         }
         match v {
@@ -294,7 +291,7 @@ impl StageWriter<'_> {
                             self.unsupported(None, "a RetroArch texture struct (IN, ORIG, PASSk, ...) used as a whole value; only its members can be read in slang");
                             return ("0.0".into(), PRIMARY);
                         }
-                        Some(Binding::Varying) if !self.copied_params.contains(&i) => {
+                        Some(Binding::Varying) if !self.plan.copied_params.contains(&i) => {
                             let p = self.m.functions[self.cur.unwrap_or(Handle::new(0))].params[i as usize].clone();
                             if p.dir == ParamDir::In {
                                 return (self.slot_value(Place::Param(i), ty), PRIMARY);
@@ -393,7 +390,8 @@ impl StageWriter<'_> {
         // Connector struct inputs of the entry point read their slots directly.
         if let (true, ExprKind::Var(Var::Param(i))) = (self.in_entry, &exprs[base].kind) {
             let i = *i;
-            if matches!(self.b.params.get(i as usize), Some(Binding::Varying)) && !self.copied_params.contains(&i) {
+            if matches!(self.b.params.get(i as usize), Some(Binding::Varying)) && !self.plan.copied_params.contains(&i)
+            {
                 return (self.slot_value(Place::ParamField(i, field), ty), PRIMARY);
             }
         }
@@ -618,7 +616,7 @@ impl StageWriter<'_> {
             .map(|&a| {
                 let (text, prec) = self.expr(exprs, a);
                 let pair = (self.naga && exprs[a].ty.is_sampler()).then(|| self.naga_pair(&text, exprs.span(a)));
-                Arg { text, prec, ty: exprs[a].ty, pair }
+                Arg { text, prec, ty: exprs[a].ty, pair, plain: self.is_plain(exprs, a) }
             })
             .collect();
         if self.naga {

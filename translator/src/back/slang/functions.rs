@@ -4,11 +4,10 @@
 
 use super::*;
 use crate::codes;
-use crate::ir::{Expr, Exprs, Function, Handle, ParamDir, Scalar, Stmt, Type, Var};
+use crate::ir::{Expr, Exprs, Function, Handle, ParamDir, Scalar, Stmt, Type};
 use crate::port::connectors::{Place, SlotKind};
 use crate::port::names::Namer;
 use crate::port::semantics::Binding;
-use crate::port::stdlib::{self};
 use grammar::Diagnostic;
 
 impl StageWriter<'_> {
@@ -93,25 +92,6 @@ impl StageWriter<'_> {
         self.in_entry = true;
         let func = &self.m.functions[f];
         self.span = Some(func.span);
-        // Parameters read through a local copy: those the body writes, and connector
-        // structs used whole.
-        let written = written_params(self.m, &func.exprs);
-        for (i, p) in func.params.iter().enumerate() {
-            let i = i as u32;
-            let varying = matches!(self.b.params.get(i as usize), Some(Binding::Varying));
-            if !varying {
-                continue;
-            }
-            let whole_use = matches!(p.ty, Type::Struct(_)) && used_whole(&func.exprs, Var::Param(i));
-            let output_struct = matches!(p.ty, Type::Struct(_)) && p.dir != ParamDir::In;
-            let needs_local = match p.dir {
-                ParamDir::In => written.contains(&i) || whole_use,
-                _ => output_struct || !self.direct_output(i),
-            };
-            if needs_local {
-                self.copied_params.insert(i);
-            }
-        }
         self.line(0, "void main()");
         self.line(0, "{");
         // Uniform parameters RetroArch never set keep their default (or zero).
@@ -136,7 +116,7 @@ impl StageWriter<'_> {
         }
         for (i, p) in func.params.iter().enumerate() {
             let i = i as u32;
-            if !self.copied_params.contains(&i) {
+            if !self.plan.copied_params.contains(&i) {
                 continue;
             }
             let (t, dims) = self.decl_type(p.ty);
@@ -165,18 +145,6 @@ impl StageWriter<'_> {
         }
         self.span = Some(func.span);
         self.line(0, "}");
-    }
-
-    /// Whether out parameter `i` can be written straight into its output variable.
-    pub(super) fn direct_output(&self, i: u32) -> bool {
-        let p = &self.m.functions[self.cur.unwrap_or(Handle::new(0))].params[i as usize];
-        match self.conn.slot(self.vertex(), Place::Param(i)).map(|s| &s.kind) {
-            Some(SlotKind::Varying(_)) => true,
-            Some(SlotKind::ClipPosition) | Some(SlotKind::FragColor) => {
-                p.ty == Type::vec(Scalar::Float, 4) || p.ty == Type::vec(Scalar::Half, 4)
-            }
-            _ => false,
-        }
     }
 
     /// The value an input parameter (or input struct) of the entry point reads.
@@ -217,7 +185,7 @@ impl StageWriter<'_> {
             match ty {
                 Type::Struct(s) => {
                     let (value, _) = self.expr(exprs, h);
-                    let base = if stdlib::is_simple(&value) {
+                    let base = if self.is_plain(exprs, h) {
                         value
                     } else {
                         let t = self.struct_name(s.0);
@@ -253,7 +221,7 @@ impl StageWriter<'_> {
         let params = self.m.functions[f].params.clone();
         for (i, p) in params.iter().enumerate() {
             let i = i as u32;
-            if p.dir == ParamDir::In || !self.copied_params.contains(&i) {
+            if p.dir == ParamDir::In || !self.plan.copied_params.contains(&i) {
                 continue;
             }
             let name = self.param_names[i as usize].clone();

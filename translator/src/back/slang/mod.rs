@@ -1,15 +1,18 @@
 //! The slang writer: two stages of one Cg program to one RetroArch `.slang` file.
 //!
-//! One [`StageWriter`] per stage walks the reachable IR with one big `match` per
-//! statement and expression kind, consulting the porting passes' plans (bindings,
-//! connectors, the standard-library mapping, names). Uniform reads are written as
-//! placeholders and resolved once the push/UBO layout of both stages is known, so the
-//! two stages share identical blocks. Output is deterministic; every output line records
-//! the Cg span it came from (the line map).
+//! First each stage is planned from the IR alone ([`plan`]: the functions to write,
+//! the entry parameters read through a local copy, the uniform reads), and the
+//! push/UBO layout both stages share is laid out from the planned reads. Then one
+//! [`StageWriter`] per stage prints the reachable IR once, in order, with one `match`
+//! per statement and expression kind, consulting the porting passes' plans (bindings,
+//! connectors, the standard-library mapping, names) and [`operands`] (which
+//! expressions are plain paths that may be repeated). It never re-reads what it
+//! printed. Output is deterministic; every output line records the Cg span it came
+//! from (the line map).
 //!
 //! It never decides porting rules itself: those live in [`crate::port`].
 //!
-//! Submodules: [`declarations`] (the stage's layout: reachable functions, names,
+//! Submodules: [`plan`], [`operands`], [`declarations`] (the stage's layout: names,
 //! interface, structs, globals), [`functions`] (function and entry-point bodies, the
 //! connector reads and writes), [`statements`], [`expressions`], [`naga`] (what naga's
 //! GLSL front end needs), [`facts`] (questions asked of the IR) and [`text`] (GLSL
@@ -20,6 +23,8 @@ mod expressions;
 mod facts;
 mod functions;
 mod naga;
+mod operands;
+mod plan;
 mod statements;
 #[cfg(test)]
 mod tests;
@@ -27,6 +32,7 @@ mod text;
 
 use facts::*;
 use naga::*;
+use plan::{plan_stage, StagePlan};
 use text::*;
 
 use crate::codes;
@@ -38,11 +44,7 @@ use crate::port::stdlib::{glsl_type, Helpers};
 use crate::port::uniforms::{self, Layout};
 use crate::retro::{CgTextureStruct, Texture, Uniform};
 use grammar::{Diagnostic, Span};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::fmt::Write;
-
-const OPEN: char = '\u{1}';
-const CLOSE: char = '\u{2}';
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// What the writer needs besides the two modules.
 pub struct WriteInput<'a> {
@@ -93,7 +95,7 @@ pub struct NagaWritten {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Both stages written in one dialect, uniform reads still placeholders.
+/// Both stages written in one dialect.
 struct Stages {
     vertex: Lines,
     fragment: Lines,
@@ -101,19 +103,25 @@ struct Stages {
     diagnostics: Vec<Diagnostic>,
 }
 
+/// Plans both stages, lays out the uniforms they read, then prints each stage once.
 fn write_stages(input: &WriteInput<'_>, naga: bool) -> Stages {
-    let mut vs = StageWriter::new(input.vertex, Stage::Vertex, input.vertex_bindings, input.connectors, naga);
-    vs.write_stage();
-    let mut fs = StageWriter::new(input.fragment, Stage::Fragment, input.fragment_bindings, input.connectors, naga);
-    fs.write_stage();
-    let mut uses: BTreeMap<Uniform, usize> = BTreeMap::new();
-    for (u, n) in vs.uses.iter().chain(fs.uses.iter()) {
-        *uses.entry(u.clone()).or_default() += n;
+    let vertex_plan = plan_stage(input.vertex, Stage::Vertex, input.vertex_bindings, input.connectors, naga);
+    let fragment_plan = plan_stage(input.fragment, Stage::Fragment, input.fragment_bindings, input.connectors, naga);
+    let mut reads: BTreeMap<Uniform, usize> = BTreeMap::new();
+    for (u, n) in vertex_plan.uniform_reads.iter().chain(&fragment_plan.uniform_reads) {
+        *reads.entry(u.clone()).or_default() += n;
     }
-    let layout = uniforms::layout(&uses);
-    let mut diagnostics = vs.take_diagnostics();
-    diagnostics.append(&mut fs.take_diagnostics());
-    Stages { vertex: vs.out, fragment: fs.out, layout, diagnostics }
+    let layout = uniforms::layout(&reads);
+    let mut diagnostics = Vec::new();
+    let mut write = |m, stage, b, plan| {
+        let mut w = StageWriter::new(m, stage, b, input.connectors, &layout, plan, naga);
+        w.write_stage();
+        diagnostics.append(&mut w.take_diagnostics());
+        w.out
+    };
+    let vertex = write(input.vertex, Stage::Vertex, input.vertex_bindings, vertex_plan);
+    let fragment = write(input.fragment, Stage::Fragment, input.fragment_bindings, fragment_plan);
+    Stages { vertex, fragment, layout, diagnostics }
 }
 
 /// The push block and UBO, identical in both stages.
@@ -136,10 +144,9 @@ fn uniform_blocks(out: &mut Lines, layout: &Layout) {
     }
 }
 
-fn append_stage(out: &mut Lines, stage: &Lines, layout: &Layout) {
-    for (line, span) in stage.lines.iter().zip(&stage.spans) {
-        out.push(&resolve_placeholders(line, layout), *span);
-    }
+fn append_stage(out: &mut Lines, stage: &Lines) {
+    out.lines.extend(stage.lines.iter().cloned());
+    out.spans.extend(stage.spans.iter().copied());
 }
 
 /// Writes the canonical slang text of a vertex/fragment pair.
@@ -170,7 +177,7 @@ pub fn write(input: &WriteInput<'_>) -> Written {
     for (pragma, stage) in [("#pragma stage vertex", &stages.vertex), ("#pragma stage fragment", &stages.fragment)] {
         out.push("", None);
         out.push(pragma, None);
-        append_stage(&mut out, stage, &layout);
+        append_stage(&mut out, stage);
     }
     Written { text: out.text(), line_map: out.spans, layout, diagnostics: stages.diagnostics }
 }
@@ -186,7 +193,7 @@ pub fn write_naga(input: &WriteInput<'_>) -> NagaWritten {
         out.push("#version 450", None);
         uniform_blocks(&mut out, &stages.layout);
         out.push("", None);
-        append_stage(&mut out, lines, &stages.layout);
+        append_stage(&mut out, lines);
         StageText { text: out.text(), line_map: out.spans }
     };
     NagaWritten {
@@ -194,25 +201,6 @@ pub fn write_naga(input: &WriteInput<'_>) -> NagaWritten {
         fragment: stage_text(&stages.fragment),
         diagnostics: stages.diagnostics,
     }
-}
-
-fn resolve_placeholders(line: &str, layout: &Layout) -> String {
-    if !line.contains(OPEN) {
-        return line.to_owned();
-    }
-    let mut out = String::with_capacity(line.len() + 16);
-    let mut rest = line;
-    while let Some(i) = rest.find(OPEN) {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + OPEN.len_utf8()..];
-        let j = after.find(CLOSE).unwrap_or(after.len());
-        let name = &after[..j];
-        let block = if layout.push.iter().any(|u| u.name() == name) { "params" } else { "global" };
-        let _ = write!(out, "{block}.{name}");
-        rest = after.get(j + CLOSE.len_utf8()..).unwrap_or("");
-    }
-    out.push_str(rest);
-    out
 }
 
 /// Output lines with their origins.
@@ -245,6 +233,11 @@ struct StageWriter<'a> {
     b: &'a Bindings,
     conn: &'a Connectors,
     out: Lines,
+    /// The uniform blocks of both stages, laid out before either is printed.
+    layout: &'a Layout,
+    /// What was decided before printing ([`plan`]).
+    plan: StagePlan,
+    /// The uniform reads printed, per uniform: must equal the plan's count.
     uses: BTreeMap<Uniform, usize>,
     helpers: Helpers,
     diags: Vec<Diagnostic>,
@@ -258,12 +251,11 @@ struct StageWriter<'a> {
     /// Local and parameter names of the function being written.
     local_names: HashMap<Handle<crate::ir::Local>, String>,
     param_names: Vec<String>,
-    /// Sampler variables that alias a texture (`const sampler2D t = ORIG.texture`).
-    sampler_alias: HashMap<Var, String>,
+    /// Sampler variables that alias a texture (`const sampler2D t = ORIG.texture`):
+    /// the printed texture, and whether it is a plain path ([`operands`]).
+    sampler_alias: HashMap<Var, (String, bool)>,
     cur: Option<Handle<Function>>,
     in_entry: bool,
-    /// Entry parameters read through a local copy (written, or used whole).
-    copied_params: HashSet<u32>,
     varying_names: HashMap<Place, String>,
     span: Option<Span>,
     /// Writing the naga dialect: separate `texture2D` and `sampler` objects.
@@ -279,7 +271,15 @@ struct StageWriter<'a> {
 }
 
 impl<'a> StageWriter<'a> {
-    fn new(m: &'a Module, stage: Stage, b: &'a Bindings, conn: &'a Connectors, naga: bool) -> StageWriter<'a> {
+    fn new(
+        m: &'a Module,
+        stage: Stage,
+        b: &'a Bindings,
+        conn: &'a Connectors,
+        layout: &'a Layout,
+        plan: StagePlan,
+        naga: bool,
+    ) -> StageWriter<'a> {
         let mut namer = Namer::new();
         // Texture names (and their naga samplers) are the runtime's: no Cg name may take
         // them. Reserved in both dialects so that both name everything alike.
@@ -298,6 +298,8 @@ impl<'a> StageWriter<'a> {
             b,
             conn,
             out: Lines::default(),
+            layout,
+            plan,
             uses: BTreeMap::new(),
             helpers: Helpers::new(),
             diags: Vec::new(),
@@ -312,7 +314,6 @@ impl<'a> StageWriter<'a> {
             sampler_alias: HashMap::new(),
             cur: None,
             in_entry: false,
-            copied_params: HashSet::new(),
             varying_names: HashMap::new(),
             span: None,
             naga,
@@ -345,9 +346,20 @@ impl<'a> StageWriter<'a> {
         self.spelled(self.struct_names.get(&s).cloned(), || format!("struct #{s}"))
     }
 
-    /// The stage's diagnostics, with one internal error per unnamed thing.
+    /// The stage's diagnostics, with one internal error per unnamed thing and one when
+    /// the uniform reads printed differ from those planned (the layout would be wrong).
     fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
         let mut out = std::mem::take(&mut self.diags);
+        if self.uses != self.plan.uniform_reads {
+            out.push(Diagnostic::error(
+                codes::E_WRITER_INTERNAL,
+                format!(
+                    "internal error: the slang writer printed the uniform reads {:?} but planned {:?}; the uniform blocks are not usable",
+                    self.uses, self.plan.uniform_reads
+                ),
+            ));
+            self.uses = self.plan.uniform_reads.clone();
+        }
         for what in std::mem::take(&mut *self.unnamed.borrow_mut()) {
             out.push(Diagnostic::error(
                 codes::E_WRITER_INTERNAL,
@@ -367,10 +379,11 @@ impl<'a> StageWriter<'a> {
         }
     }
 
+    /// A read of uniform `u`, in its block (`params.SourceSize`).
     fn uniform(&mut self, u: Uniform) -> String {
-        let name = u.name();
+        let text = format!("{}.{}", self.layout.block_of(&u), u.name());
         *self.uses.entry(u).or_default() += 1;
-        format!("{OPEN}{name}{CLOSE}")
+        text
     }
 
     fn texture(&mut self, t: &Texture) -> String {

@@ -170,3 +170,12 @@ pub(super) fn naga_constant(
     }
     true
 }
+
+/// The value of a constant division whose binary32 result is infinite or NaN (naga
+/// folds it and rejects the result, so the naga dialect prints its bits instead).
+pub(super) fn non_finite_division(m: &Module, exprs: &Exprs, h: Handle<Expr>) -> Option<f64> {
+    match crate::sema::const_eval::eval_scalar(m, exprs, h, 0) {
+        Some(Literal::Float(f)) if !(f as f32).is_finite() => Some(f),
+        _ => None,
+    }
+}

@@ -54,7 +54,8 @@ impl StageWriter<'_> {
                 if l.ty.is_sampler() {
                     if let Some(i) = init {
                         let (text, _) = self.expr(exprs, *i);
-                        self.sampler_alias.insert(Var::Local(*local), text);
+                        let plain = self.is_plain(exprs, *i);
+                        self.sampler_alias.insert(Var::Local(*local), (text, plain));
                     }
                     return;
                 }

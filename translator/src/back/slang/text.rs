@@ -30,7 +30,7 @@ pub(super) fn reshape(text: &str, have: u32, ty: Type) -> String {
 }
 
 pub(super) fn paren_p(p: &Printed, at_least: u8) -> String {
-    paren(&Arg { text: p.0.clone(), prec: p.1, ty: Type::Void, pair: None }, at_least)
+    paren(&Arg { text: p.0.clone(), prec: p.1, ty: Type::Void, pair: None, plain: false }, at_least)
 }
 
 pub(super) fn binary_prec(op: BinaryOp) -> u8 {

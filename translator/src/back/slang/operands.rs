@@ -1,0 +1,202 @@
+//! Which expressions print as a plain path (a name, its members and swizzles, a
+//! non-negative literal): those may be repeated in the output (`c.xy`, `c.w` of one
+//! coordinate) where anything else is evaluated once, through a temporary or a helper.
+//! Decided from the IR and the stage's bindings, never from printed text. A uniform
+//! read is never a plain path: it stays one read, where the writer puts it.
+//!
+//! Must agree with what [`super::expressions`] prints for each kind; it asks only
+//! questions the writer itself asks (bindings, the connector slot, the sampler aliases).
+
+use super::plan::texture_struct_read;
+use super::StageWriter;
+use crate::ir::{Builtin, Expr, ExprKind, Exprs, Handle, Literal, Type, Var};
+use crate::port::connectors::{Place, SlotKind};
+use crate::port::semantics::Binding;
+use crate::port::stdlib::{self, glsl_type};
+use crate::retro::CgTextureStruct;
+
+/// A plain path: its trailing swizzle, if it ends in one (`v.xy` ends in `xy`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Path {
+    pub(super) swizzle: Option<String>,
+}
+
+impl Path {
+    fn name() -> Option<Path> {
+        Some(Path { swizzle: None })
+    }
+
+    fn ending(letters: &str) -> Option<Path> {
+        let swizzle = !letters.is_empty() && letters.len() <= 4 && letters.chars().all(|c| "xyzw".contains(c));
+        Some(Path { swizzle: swizzle.then(|| letters.to_owned()) })
+    }
+}
+
+/// How a value of `have` components reshaped to `ty` prints, given how the value
+/// prints (`base`): the same path, a truncating swizzle of it, or a constructor.
+fn reshaped(base: Option<Path>, have: u32, ty: Type) -> Option<Path> {
+    let want = match ty {
+        Type::Scalar(_) => 1,
+        Type::Vector(_, n) => u32::from(n),
+        _ => return base,
+    };
+    match want.cmp(&have) {
+        std::cmp::Ordering::Equal => base,
+        std::cmp::Ordering::Less => base.and_then(|_| Path::ending(&"xyzw"[..want as usize])),
+        std::cmp::Ordering::Greater => None,
+    }
+}
+
+/// Whether the zero of `ty` prints as one literal (`0.0`, `0`, `false`).
+fn zero_is_literal(ty: Type) -> bool {
+    match ty {
+        Type::Struct(_) | Type::Array(_) => false,
+        t => {
+            t.scalar() == Some(crate::ir::Scalar::Bool) && !matches!(t, Type::Vector(_, n) if n > 1)
+                || matches!(glsl_type(t).as_deref().unwrap_or("float"), "float" | "int" | "uint")
+        }
+    }
+}
+
+fn literal(l: Literal, ty: Type) -> bool {
+    match l {
+        Literal::Bool(_) | Literal::UInt(_) => true,
+        Literal::Int(i) => ty.scalar().is_some_and(|s| s.is_unsigned()) || i as i32 >= 0,
+        Literal::Float(f) => (f as f32).is_finite() && !(f as f32).is_sign_negative(),
+    }
+}
+
+impl StageWriter<'_> {
+    /// Whether expression `h` prints as a plain path.
+    pub(super) fn is_plain(&self, exprs: &Exprs, h: Handle<Expr>) -> bool {
+        self.path(exprs, h).is_some()
+    }
+
+    /// Expression `h` as a plain path, or `None` when it prints as anything else.
+    pub(super) fn path(&self, exprs: &Exprs, h: Handle<Expr>) -> Option<Path> {
+        let e = &exprs[h];
+        match &e.kind {
+            ExprKind::Literal(l) => literal(*l, e.ty).then_some(Path { swizzle: None }),
+            ExprKind::Var(v) => self.var_path(*v, e.ty),
+            ExprKind::Member { base, field } => self.member_path(exprs, *base, *field, e.ty),
+            ExprKind::Index { base, .. } if matches!(exprs[*base].ty, Type::Vector(_, 1)) => self.path(exprs, *base),
+            ExprKind::Swizzle { base, components } => {
+                if matches!(exprs[*base].ty, Type::Scalar(_) | Type::Vector(_, 1)) {
+                    return if components.len() == 1 { self.path(exprs, *base) } else { None };
+                }
+                let base = self.path(exprs, *base)?;
+                let own: String = components.iter().map(|&c| ['x', 'y', 'z', 'w'][c as usize & 3]).collect();
+                // A swizzle of a swizzled path composes (`v.xy.x` prints `v.x`).
+                let composed = base.swizzle.and_then(|prev| {
+                    let prev: Vec<char> = prev.chars().collect();
+                    components.iter().map(|&c| prev.get(c as usize).copied()).collect::<Option<String>>()
+                });
+                Path::ending(&composed.unwrap_or(own))
+            }
+            ExprKind::Select { cond, accept, reject } if matches!(exprs[*cond].ty, Type::Vector(_, n) if n > 1) => {
+                let constants =
+                    (super::facts::bool_constant(exprs, *accept), super::facts::bool_constant(exprs, *reject));
+                if constants == (Some(true), Some(false)) {
+                    self.path(exprs, *cond)
+                } else {
+                    None
+                }
+            }
+            ExprKind::Convert { value } if glsl_type(exprs[*value].ty) == glsl_type(e.ty) => self.path(exprs, *value),
+            ExprKind::Splat { value } if matches!(e.ty, Type::Vector(_, 1)) => self.path(exprs, *value),
+            ExprKind::Truncate { value } => match (exprs[*value].ty, e.ty) {
+                (Type::Vector(_, 1), _) => self.path(exprs, *value),
+                (Type::Vector(..), Type::Scalar(_)) => self.path(exprs, *value).and_then(|_| Path::ending("x")),
+                (Type::Vector(..), Type::Vector(_, m)) => {
+                    self.path(exprs, *value).and_then(|_| Path::ending(&"xyzw"[..usize::from(m.max(1))]))
+                }
+                _ => None,
+            },
+            ExprKind::Builtin { builtin, args } => self.builtin_path(exprs, *builtin, args),
+            ExprKind::Sequence { exprs: list } if list.len() == 1 => self.path(exprs, list[0]),
+            _ => None,
+        }
+    }
+
+    fn var_path(&self, v: Var, ty: Type) -> Option<Path> {
+        if let Some((_, plain)) = self.sampler_alias.get(&v) {
+            return plain.then_some(Path { swizzle: None });
+        }
+        let binding = match v {
+            Var::Param(_) if self.in_entry => self.b.of(v),
+            Var::Global(_) => self.b.of(v),
+            Var::Param(_) | Var::Local(_) => None,
+        };
+        match (binding, v) {
+            (Some(Binding::Mvp | Binding::Parameter(_)), _) => None,
+            (Some(Binding::Varying), Var::Param(i)) if !self.plan.copied_params.contains(&i) => {
+                let input =
+                    self.cur.is_some_and(|f| self.m.functions[f].params[i as usize].dir == crate::ir::ParamDir::In);
+                if input {
+                    self.slot_path(Place::Param(i), ty)
+                } else {
+                    Path::name()
+                }
+            }
+            _ => Path::name(),
+        }
+    }
+
+    fn member_path(&self, exprs: &Exprs, base: Handle<Expr>, field: u32, ty: Type) -> Option<Path> {
+        let Type::Struct(s) = exprs[base].ty else { return Path::name() };
+        if let ExprKind::Var(v) = exprs[base].kind {
+            let entry_or_global = matches!(v, Var::Global(_)) || (self.in_entry && matches!(v, Var::Param(_)));
+            if entry_or_global {
+                match self.b.of(v) {
+                    Some(Binding::TextureStruct(ts)) => {
+                        let name = self.m.struct_def(s).fields.get(field as usize).map(|f| f.name.clone());
+                        return self.texture_struct_member_path(ts, name.as_deref().unwrap_or(""), ty);
+                    }
+                    Some(Binding::Invalid | Binding::Unbound) => {
+                        return zero_is_literal(ty).then_some(Path { swizzle: None })
+                    }
+                    Some(Binding::Varying) if matches!(v, Var::Param(i) if !self.plan.copied_params.contains(&i)) => {
+                        let Var::Param(i) = v else { return None };
+                        return self.slot_path(Place::ParamField(i, field), ty);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.path(exprs, base)?;
+        Path::ending(&self.field_name(s, field))
+    }
+
+    fn texture_struct_member_path(&self, ts: &CgTextureStruct, field: &str, ty: Type) -> Option<Path> {
+        if texture_struct_read(ts, field).is_some() {
+            return None;
+        }
+        let input = matches!(ts, CgTextureStruct::Input);
+        match field {
+            "frame_rotation" if input => zero_is_literal(ty).then_some(Path { swizzle: None }),
+            "vertex_coord" if input && self.vertex() => reshaped(Path::name(), 4, ty),
+            "texture" => Path::name(),
+            "tex_coord" | "lut_tex_coord" => reshaped(Path::name(), 2, ty),
+            _ => zero_is_literal(ty).then_some(Path { swizzle: None }),
+        }
+    }
+
+    /// How an input slot reads ([`Self::slot_value`]).
+    fn slot_path(&self, place: Place, ty: Type) -> Option<Path> {
+        let zero = || zero_is_literal(ty).then_some(Path { swizzle: None });
+        let Some(slot) = self.conn.slot(self.vertex(), place) else { return zero() };
+        match slot.kind {
+            SlotKind::Position | SlotKind::FragCoord => reshaped(Path::name(), 4, ty),
+            SlotKind::TexCoord => reshaped(Path::name(), 2, ty),
+            SlotKind::White => None,
+            SlotKind::Varying(_) => reshaped(Path::name(), slot.ty.components().unwrap_or(4), ty),
+            _ => zero(),
+        }
+    }
+
+    fn builtin_path(&self, exprs: &Exprs, b: Builtin, args: &[Handle<Expr>]) -> Option<Path> {
+        let types: Vec<Type> = args.iter().map(|&a| exprs[a].ty).collect();
+        let i = stdlib::identity_argument(b, &types)?;
+        self.path(exprs, *args.get(i)?)
+    }
+}
