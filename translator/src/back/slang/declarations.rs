@@ -54,9 +54,9 @@ impl StageWriter<'_> {
         self.interface_decls(&mut head);
         self.struct_decls(&mut head, &order);
         self.global_decls(&mut head, &order);
-        // Deferred global initialisers run first in `main` (after its `{`).
+        // Deferred global initialisers run first in `main`, where its body starts.
         if let Some(main) = order.iter().position(|&f| f == entry.function).and_then(|i| bodies.get_mut(i)) {
-            let at = main.lines.iter().position(|l| l == "{").map_or(main.lines.len(), |i| i + 1);
+            let at = self.main_body_start.min(main.lines.len());
             for (k, (line, span)) in self.deferred_inits.iter().enumerate() {
                 main.lines.insert(at + k, format!("    {line}"));
                 main.spans.insert(at + k, *span);

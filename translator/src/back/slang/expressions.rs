@@ -456,7 +456,8 @@ impl StageWriter<'_> {
             "cg_bits_to_float/uint".into(),
             "float cg_bits_to_float(uint bits)\n{\n    return uintBitsToFloat(bits);\n}\n".into(),
         );
-        (float_text(f).replace("uintBitsToFloat", "cg_bits_to_float"), PRIMARY)
+        let bits = non_finite_bits(f).unwrap_or("0x7fc00000u");
+        (format!("cg_bits_to_float({bits})"), PRIMARY)
     }
 
     /// Cg's component-wise `*` of two matrices: `matrixCompMult`, which naga's GLSL front
@@ -526,7 +527,10 @@ impl StageWriter<'_> {
                     op.symbol()
                 )
             } else {
-                let n: usize = t.trim_start_matches("bvec").parse().unwrap_or(4);
+                let n = match ty {
+                    Type::Vector(_, n) => usize::from(n),
+                    _ => 1,
+                };
                 let comps: Vec<String> = (0..n)
                     .map(|i| {
                         let c = ['x', 'y', 'z', 'w'][i];

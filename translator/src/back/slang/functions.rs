@@ -94,6 +94,7 @@ impl StageWriter<'_> {
         self.span = Some(func.span);
         self.line(0, "void main()");
         self.line(0, "{");
+        self.main_body_start = self.out.lines.len();
         // Uniform parameters RetroArch never set keep their default (or zero).
         for (i, p) in func.params.iter().enumerate() {
             if !matches!(self.b.params.get(i), Some(Binding::Unbound))

@@ -268,6 +268,9 @@ struct StageWriter<'a> {
     /// Naga dialect: assignments that initialise, at the top of `main`, the globals
     /// whose initialisers naga cannot evaluate as constants.
     deferred_inits: Vec<(String, Option<Span>)>,
+    /// The line of `main`'s text where its body starts (after `{`): where the
+    /// deferred initialisers go.
+    main_body_start: usize,
 }
 
 impl<'a> StageWriter<'a> {
@@ -320,6 +323,7 @@ impl<'a> StageWriter<'a> {
             texture_samplers: HashMap::new(),
             param_samplers: HashMap::new(),
             deferred_inits: Vec::new(),
+            main_body_start: 0,
         }
     }
 

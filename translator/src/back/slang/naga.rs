@@ -131,15 +131,6 @@ impl StageWriter<'_> {
     }
 }
 
-/// Whether `name` is a GLSL scalar, vector or matrix type name (a constructor's name).
-pub(super) fn glsl_type_name(name: &str) -> bool {
-    matches!(name, "float" | "int" | "uint" | "bool" | "double")
-        || ["vec", "ivec", "uvec", "bvec", "dvec", "mat", "dmat"].iter().any(|p| {
-            name.strip_prefix(p)
-                .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|ch| ch.is_ascii_digit() || ch == 'x'))
-        })
-}
-
 /// Whether naga's constant evaluator can fold a global's initialiser: a GLSL constant
 /// expression without indexing, matrix element access or builtin calls, naming only
 /// constants that are themselves not `deferred` (initialised in `main`).

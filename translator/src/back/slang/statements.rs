@@ -2,7 +2,7 @@
 //! expression itself: [`super::expressions`] does.
 
 use super::*;
-use crate::ir::{ExprKind, Exprs, Handle, Stmt, Var};
+use crate::ir::{Block, Expr, ExprKind, Exprs, Handle, Stmt, Var};
 use crate::port::stdlib::PRIMARY;
 
 impl StageWriter<'_> {
@@ -70,25 +70,7 @@ impl StageWriter<'_> {
                     None => self.line(level, &format!("{t} {name}{dims};")),
                 }
             }
-            Stmt::If { cond, accept, reject } => {
-                let (c, _) = self.expr(exprs, *cond);
-                self.line(level, &format!("if ({c})"));
-                self.sub_block(exprs, accept, level);
-                if let Some(r) = reject {
-                    // `else if` chains stay flat.
-                    if let [(inner @ Stmt::If { .. }, span)] = r.stmts.as_slice() {
-                        self.span = Some(*span);
-                        let saved = self.out.lines.len();
-                        self.stmt(exprs, inner, level);
-                        if let Some(l) = self.out.lines.get_mut(saved) {
-                            *l = format!("{}else {}", "    ".repeat(level), l.trim_start());
-                        }
-                    } else {
-                        self.line(level, "else");
-                        self.sub_block(exprs, r, level);
-                    }
-                }
-            }
+            Stmt::If { cond, accept, reject } => self.if_chain(exprs, "if", *cond, accept, reject.as_ref(), level),
             Stmt::For { init, cond, step, body } => {
                 let init_text = match init.stmts.as_slice() {
                     [] => String::new(),
@@ -115,12 +97,13 @@ impl StageWriter<'_> {
                         return;
                     }
                 };
-                let mut c = cond.map_or_else(String::new, |c| self.expr(exprs, c).0);
                 // naga's GLSL front end reads a `for` condition that starts with a type
-                // name (`float(i) < n`) as a declaration and fails: parenthesise it.
-                if self.naga && c.split('(').next().is_some_and(|head| glsl_type_name(head.trim())) {
-                    c = format!("({c})");
-                }
+                // name (`float(i) < n`) as a declaration and fails: the naga dialect
+                // parenthesises every condition.
+                let c = match cond.map(|c| self.expr(exprs, c).0) {
+                    Some(c) if self.naga => format!("({c})"),
+                    c => c.unwrap_or_default(),
+                };
                 let st = step.map_or_else(String::new, |s| self.expr(exprs, s).0);
                 self.line(level, &format!("for ({init_text}; {c}; {st})"));
                 self.sub_block(exprs, body, level);
@@ -175,6 +158,29 @@ impl StageWriter<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// `if`, or `else if` (`keyword`) in a chain, which stays flat.
+    fn if_chain(
+        &mut self,
+        exprs: &Exprs,
+        keyword: &str,
+        cond: Handle<Expr>,
+        accept: &Block,
+        reject: Option<&Block>,
+        level: usize,
+    ) {
+        let (c, _) = self.expr(exprs, cond);
+        self.line(level, &format!("{keyword} ({c})"));
+        self.sub_block(exprs, accept, level);
+        let Some(r) = reject else { return };
+        if let [(Stmt::If { cond, accept, reject }, span)] = r.stmts.as_slice() {
+            self.span = Some(*span);
+            self.if_chain(exprs, "else if", *cond, accept, reject.as_ref(), level);
+        } else {
+            self.line(level, "else");
+            self.sub_block(exprs, r, level);
         }
     }
 

@@ -48,14 +48,23 @@ pub(super) fn binary_prec(op: BinaryOp) -> u8 {
     }
 }
 
+/// The binary32 bits of a NaN or infinite value, as a GLSL `uint` literal.
+pub(super) fn non_finite_bits(v: f64) -> Option<&'static str> {
+    let f = v as f32;
+    if f.is_nan() {
+        Some("0x7fc00000u")
+    } else if f.is_infinite() {
+        Some(if f > 0.0 { "0x7f800000u" } else { "0xff800000u" })
+    } else {
+        None
+    }
+}
+
 /// A float literal GLSL reads back to the same binary32 value.
 pub(super) fn float_text(v: f64) -> String {
     let f = v as f32;
-    if f.is_nan() {
-        return "uintBitsToFloat(0x7fc00000u)".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "uintBitsToFloat(0x7f800000u)".into() } else { "uintBitsToFloat(0xff800000u)".into() };
+    if let Some(bits) = non_finite_bits(v) {
+        return format!("uintBitsToFloat({bits})");
     }
     let mut s = format!("{f}");
     if !s.contains('.') && !s.contains('e') {
