@@ -98,6 +98,9 @@ pub const E_PARAMETER_NOT_FINITE: &str = "E0405";
 /// local, global, field or varying slot without a name): an internal error, reported
 /// instead of printing an empty name.
 pub const E_WRITER_INTERNAL: &str = "E0406";
+/// A porting pass left a stage's IR ill-formed (the IR validator, run after every
+/// rewrite in debug builds and tests): an internal error naming the pass.
+pub const E_PORT_INVALID_IR: &str = "E0407";
 /// A sampler without a TEXUNIT semantic taken as the pass input.
 pub const W_ASSUMED_SOURCE: &str = "W0401";
 /// A uniform the runtime never set, emitted as a constant with its initial value.

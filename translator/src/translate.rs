@@ -8,7 +8,7 @@
 
 use crate::back::slang::{self, StageText, WriteInput};
 use crate::ir::{Module, Stage};
-use crate::port::{connectors, odd_matrices, semantics, texture_args, vertex_derivatives, written_uniforms};
+use crate::port::{self, semantics};
 use crate::retro::PassContext;
 use crate::sema::{self, SemaOptions};
 use crate::unported;
@@ -151,22 +151,8 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
             parameters.push(p);
         }
     }
-    let mut port_diags = Vec::new();
-    let mut vb = semantics::bind(vertex, &options.context, &parameters, &mut port_diags);
-    let mut fb = semantics::bind(fragment, &options.context, &parameters, &mut port_diags);
-    let vertex = texture_args::alias_copies(vertex, &mut vb);
-    let fragment = texture_args::alias_copies(fragment, &mut fb);
-    // After alias_copies: `IN_global = IN;` is a new name of IN, not a write.
-    let vertex = written_uniforms::localise_written_uniforms(&vertex, &vb);
-    let fragment = written_uniforms::localise_written_uniforms(&fragment, &fb);
-    let vertex = texture_args::flatten(&vertex, &vb, &mut port_diags);
-    let fragment = texture_args::flatten(&fragment, &fb, &mut port_diags);
-    let vertex = odd_matrices::lower_odd_matrices(&vertex);
-    let fragment = odd_matrices::lower_odd_matrices(&fragment);
-    let vertex = vertex_derivatives::zero_vertex_derivatives(vertex.as_ref(), Stage::Vertex);
-    let fragment = vertex_derivatives::zero_vertex_derivatives(fragment.as_ref(), Stage::Fragment);
-    let (vertex, fragment) = (vertex.as_ref(), fragment.as_ref());
-    let conn = connectors::plan(Some((vertex, &vb)), Some((fragment, &fb)), &mut port_diags);
+    let ported = port::run(vertex, fragment, &options.context, &parameters);
+    let (vb, fb) = (&ported.vertex_bindings, &ported.fragment_bindings);
     let mut parameter_pragmas: Vec<(String, Option<Span>)> = analysis
         .pragmas
         .iter()
@@ -195,17 +181,17 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
     let alias_defines: Vec<String> =
         options.context.aliases.iter().filter(|a| !a.is_empty()).map(|a| format!("{a}_ALIAS")).collect();
     let input = WriteInput {
-        vertex,
-        fragment,
-        vertex_bindings: &vb,
-        fragment_bindings: &fb,
-        connectors: &conn,
+        vertex: &ported.vertex,
+        fragment: &ported.fragment,
+        vertex_bindings: vb,
+        fragment_bindings: fb,
+        connectors: &ported.connectors,
         header: analysis.header.clone(),
         parameter_pragmas,
         alias_defines,
     };
     let written = slang::write(&input);
-    for d in port_diags.into_iter().chain(written.diagnostics) {
+    for d in ported.diagnostics.iter().cloned().chain(written.diagnostics) {
         if !diagnostics.contains(&d) {
             diagnostics.push(d);
         }

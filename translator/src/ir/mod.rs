@@ -266,6 +266,46 @@ pub enum ExprKind {
     Sequence {
         exprs: Vec<Handle<Expr>>,
     },
+    /// A form only the porting passes create: see [`Ported`].
+    Ported(Ported),
+}
+
+/// Forms the porting passes ([`crate::port`]) put into a stage's IR where the program's
+/// meaning in RetroArch's slang needs a form the other nodes do not express. Sema never
+/// creates them, so the CPU reference (which runs the IR before porting) never meets
+/// them; the writer prints each one mechanically.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ported {
+    /// A value RetroArch's slang runtime provides in place of a Cg runtime name
+    /// (`IN.video_size`, `modelViewProj`). The node's type is the one the Cg program
+    /// declared (`float2 video_size`), which the value is read as.
+    Runtime(RuntimeValue),
+    /// `&&` or `||` evaluating both operands, per component on bool vectors (Cg's
+    /// meaning, where GLSL's operators short-circuit and take scalars only).
+    EagerLogical { op: BinaryOp, lhs: Handle<Expr>, rhs: Handle<Expr> },
+}
+
+/// What RetroArch's slang runtime provides to a pass ([`Ported::Runtime`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RuntimeValue {
+    /// A uniform of the push block or UBO (sizes, counters, `MVP`).
+    Uniform(crate::retro::Uniform),
+    /// A texture (its combined sampler).
+    Texture(crate::retro::Texture),
+    /// A vertex attribute (vertex stage only).
+    Attribute(Attribute),
+    /// What the runtime leaves zero (`IN.frame_rotation`), or a member it never bound
+    /// (already reported).
+    Zero,
+}
+
+/// RetroArch's two vertex attributes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Attribute {
+    /// `Position` (`vec4`, location 0).
+    Position,
+    /// `TexCoord` (`vec2`, location 1).
+    TexCoord,
 }
 
 impl ExprKind {
@@ -288,6 +328,8 @@ impl ExprKind {
             ExprKind::Assign { target, value, .. } => vec![*target, *value],
             ExprKind::IncDec { target, .. } => vec![*target],
             ExprKind::Sequence { exprs } => exprs.clone(),
+            ExprKind::Ported(Ported::Runtime(_)) => vec![],
+            ExprKind::Ported(Ported::EagerLogical { lhs, rhs, .. }) => vec![*lhs, *rhs],
         }
     }
 }
@@ -405,6 +447,79 @@ pub enum Stmt {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Block {
     pub stmts: Vec<(Stmt, Span)>,
+}
+
+impl Block {
+    /// The expression trees of the block's statements, nested blocks included, in order.
+    pub fn roots(&self, out: &mut Vec<Handle<Expr>>) {
+        for (s, _) in &self.stmts {
+            match s {
+                Stmt::Block(b) => b.roots(out),
+                Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Local { init: Some(e), .. } => out.push(*e),
+                Stmt::If { cond, accept, reject } => {
+                    out.push(*cond);
+                    accept.roots(out);
+                    if let Some(r) = reject {
+                        r.roots(out);
+                    }
+                }
+                Stmt::For { init, cond, step, body } => {
+                    init.roots(out);
+                    out.extend(cond.iter().chain(step.iter()).copied());
+                    body.roots(out);
+                }
+                Stmt::While { cond, body } | Stmt::DoWhile { body, cond } => {
+                    out.push(*cond);
+                    body.roots(out);
+                }
+                Stmt::Switch { selector, cases } => {
+                    out.push(*selector);
+                    for c in cases {
+                        c.body.roots(out);
+                    }
+                }
+                Stmt::EmitVertex(values) => out.extend(values.iter().map(|(h, _)| *h)),
+                Stmt::Local { init: None, .. }
+                | Stmt::Return(None)
+                | Stmt::Break
+                | Stmt::Continue
+                | Stmt::Discard
+                | Stmt::RestartStrip => {}
+            }
+        }
+    }
+}
+
+impl Exprs {
+    /// Whether evaluating the tree at `h` writes anything or may (assignments,
+    /// increments, user calls, library calls with out arguments, `clip`).
+    pub fn has_side_effects(&self, h: Handle<Expr>) -> bool {
+        self.tree(h).into_iter().any(|x| {
+            matches!(
+                self[x].kind,
+                ExprKind::Assign { .. }
+                    | ExprKind::IncDec { .. }
+                    | ExprKind::Call { .. }
+                    | ExprKind::Builtin {
+                        builtin: Builtin::Sincos | Builtin::Modf | Builtin::Frexp | Builtin::Clip,
+                        ..
+                    }
+            )
+        })
+    }
+
+    /// Every node of the tree at `root`, parents before children.
+    pub fn tree(&self, root: Handle<Expr>) -> Vec<Handle<Expr>> {
+        let mut out = Vec::new();
+        let mut work = vec![root];
+        while let Some(h) = work.pop() {
+            if self.contains(h) {
+                out.push(h);
+                work.extend(self[h].kind.children());
+            }
+        }
+        out
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -613,5 +728,40 @@ impl Module {
             }
             other => other.to_string(),
         }
+    }
+}
+
+impl Module {
+    /// Functions reachable from `entry`, callees before callers.
+    pub fn reachable_functions(&self, entry: Handle<Function>) -> Vec<Handle<Function>> {
+        let m = self;
+        let mut order = Vec::new();
+        let mut state: std::collections::HashMap<Handle<Function>, u8> = std::collections::HashMap::new();
+        let mut stack = vec![(entry, false)];
+        while let Some((f, done)) = stack.pop() {
+            if done {
+                state.insert(f, 2);
+                order.push(f);
+                continue;
+            }
+            if state.contains_key(&f) {
+                continue;
+            }
+            state.insert(f, 1);
+            stack.push((f, true));
+            let mut callees: Vec<Handle<Function>> = m.functions[f]
+                .exprs
+                .iter()
+                .filter_map(|(_, e)| if let ExprKind::Call { function, .. } = e.kind { Some(function) } else { None })
+                .collect();
+            callees.sort();
+            callees.dedup();
+            for c in callees.into_iter().rev() {
+                if !state.contains_key(&c) {
+                    stack.push((c, false));
+                }
+            }
+        }
+        order
     }
 }

@@ -287,5 +287,11 @@ fn write_expr(out: &mut String, m: &Module, exprs: &Exprs, h: Handle<Expr>) {
         }
         ExprKind::IncDec { op, target } => node(out, &format!("{op:?}").to_lowercase(), &[*target]),
         ExprKind::Sequence { exprs: list } => node(out, "sequence", list),
+        ExprKind::Ported(Ported::Runtime(v)) => {
+            let _ = write!(out, "(runtime {v:?}:{ty})");
+        }
+        ExprKind::Ported(Ported::EagerLogical { op, lhs, rhs }) => {
+            node(out, &format!("eager {:?}", op).to_lowercase(), &[*lhs, *rhs])
+        }
     }
 }

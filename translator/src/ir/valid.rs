@@ -312,6 +312,8 @@ impl<'a> Validator<'a> {
             ExprKind::Truncate { value } => {
                 match ty_of(*value) {
                     Some(t) if t.scalar() == e.ty.scalar() && e.ty.components() < t.components() => {}
+                    // A one-component vector to its scalar: sema's `float1` to `float`.
+                    Some(Type::Vector(s, 1)) if e.ty == Type::Scalar(s) => {}
                     _ => problems.push(bad("truncate must drop components")),
                 }
                 vec![*value]
@@ -390,6 +392,19 @@ impl<'a> Validator<'a> {
                     problems.push(bad("sequence type"));
                 }
                 list.clone()
+            }
+            ExprKind::Ported(Ported::Runtime(_)) => {
+                if !(e.ty.is_numeric_shape() || e.ty.is_sampler()) {
+                    problems.push(bad("a runtime value is a number, vector, matrix or sampler"));
+                }
+                vec![]
+            }
+            ExprKind::Ported(Ported::EagerLogical { lhs, rhs, .. }) => {
+                let bools = e.ty.scalar() == Some(Scalar::Bool) && !e.ty.is_matrix();
+                if !bools || ty_of(*lhs) != Some(e.ty) || ty_of(*rhs) != Some(e.ty) {
+                    problems.push(bad("eager logical operands must have its bool type"));
+                }
+                vec![*lhs, *rhs]
             }
         };
         for p in problems {

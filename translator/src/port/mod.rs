@@ -20,12 +20,18 @@
 //! 8. [`names`]: GLSL-legal, collision-free names.
 
 pub mod connectors;
+pub mod dialect;
+pub mod eager_logic;
 pub mod matrix;
 pub mod names;
 pub mod odd_matrices;
+pub mod pipeline;
+pub mod runtime_values;
 pub mod semantics;
 pub mod stdlib;
 pub mod texture_args;
 pub mod uniforms;
 pub mod vertex_derivatives;
 pub mod written_uniforms;
+
+pub use pipeline::{run, Ported};

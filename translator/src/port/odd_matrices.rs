@@ -20,7 +20,7 @@
 //! Anything else on these types (operators on whole bool matrices, an outer product,
 //! casts between shapes) is left alone, so the writer still reports it (E0402).
 
-use crate::ir::{BinaryOp, Builtin, Expr, ExprKind, Exprs, Literal, Module, Type};
+use crate::ir::{BinaryOp, Builtin, Expr, ExprKind, Exprs, Handle, Literal, Module, Type};
 use std::borrow::Cow;
 
 /// Whether GLSL has no type for `ty` (a matrix that is not float-family and >= 2x2).
@@ -118,6 +118,23 @@ pub fn lower_odd_matrices(module: &Module) -> Cow<'_, Module> {
     } else {
         Cow::Borrowed(module)
     }
+}
+
+/// Node `h` (of lowered type `ty`) becomes what its descendant `child` computes: a
+/// copy of the child where the types agree; where one is a scalar and the other a
+/// one-component vector (a 1x1 product lowered to `dot`, a row of a column matrix),
+/// the conversion between them, which prints as nothing.
+fn adopt(dst: &mut Exprs, h: Handle<Expr>, child: Handle<Expr>, ty: Type) {
+    let kind = match (dst[child].ty, ty) {
+        (Type::Vector(s, 1), Type::Scalar(t)) if s == t => ExprKind::Truncate { value: child },
+        (Type::Scalar(s), Type::Vector(t, 1)) if s == t => ExprKind::Splat { value: child },
+        _ => {
+            let copy = dst[child].clone();
+            *dst.get_mut(h) = copy;
+            return;
+        }
+    };
+    *dst.get_mut(h) = Expr { kind, ty };
 }
 
 /// Number of scalar components of a scalar, vector or matrix type.
@@ -218,8 +235,7 @@ fn rewrite(m: &mut Module, src: &Exprs, dst: &mut Exprs) -> bool {
                     (Builtin::MulMatVec, &[a, _]) if shape(a).is_some_and(|s| s.0 == 1) => Some(Builtin::Dot),
                     (Builtin::MulVecMat, &[_, b]) if shape(b).is_some_and(|s| s.1 == 1) => Some(Builtin::Dot),
                     (Builtin::Transpose, &[_]) => {
-                        let child = dst[args[0]].clone();
-                        *dst.get_mut(h) = child;
+                        adopt(dst, h, args[0], ty);
                         continue;
                     }
                     // Component-wise functions read vectors as they read these matrices.
@@ -238,8 +254,7 @@ fn rewrite(m: &mut Module, src: &Exprs, dst: &mut Exprs) -> bool {
                 if as_rows(e.ty) || as_rows(src[*value].ty) {
                     ok &= same(from, ty);
                     if same(from, ty) {
-                        let child = dst[*value].clone();
-                        *dst.get_mut(h) = child;
+                        adopt(dst, h, *value, ty);
                     }
                 } else if matches!(e.kind, ExprKind::Reshape { .. })
                     || src[*value].ty.is_matrix() && !odd(src[*value].ty)
@@ -247,25 +262,29 @@ fn rewrite(m: &mut Module, src: &Exprs, dst: &mut Exprs) -> bool {
                     // A reshape between the matrix and its vector is nothing now; a
                     // conversion out of a full matrix has no vector meaning.
                     if same(from, ty) {
-                        let child = dst[*value].clone();
-                        *dst.get_mut(h) = child;
+                        adopt(dst, h, *value, ty);
                     } else {
                         ok = false;
                     }
                 }
             }
-            ExprKind::Index { base, index } if odd_child(*base) => {
-                if let Type::Matrix { rows: 1, .. } = src[*base].ty {
-                    if !as_rows(src[*base].ty) {
-                        if dst[*index].kind == ExprKind::Literal(Literal::Int(0)) {
-                            let child = dst[*base].clone();
-                            *dst.get_mut(h) = child;
-                        } else {
-                            ok = false;
-                        }
+            ExprKind::Index { base, index } if odd_child(*base) => match src[*base].ty {
+                Type::Matrix { rows: 1, .. } if !as_rows(src[*base].ty) => {
+                    if dst[*index].kind == ExprKind::Literal(Literal::Int(0)) {
+                        adopt(dst, h, *base, ty);
+                    } else {
+                        ok = false;
                     }
                 }
-            }
+                // A row of a column matrix is now an element of its vector, a scalar:
+                // made the one-component vector the program reads (both print alike).
+                Type::Matrix { scalar, cols: 1, .. } if !as_rows(src[*base].ty) => {
+                    let element = Expr { kind: e.kind.clone(), ty: Type::Scalar(scalar) };
+                    let element = dst.append(element, span);
+                    dst.get_mut(h).kind = ExprKind::Splat { value: element };
+                }
+                _ => {}
+            },
             ExprKind::MatrixElements { base, elements } if odd_child(*base) => {
                 let Type::Matrix { rows, .. } = src[*base].ty else { continue };
                 if as_rows(src[*base].ty) {
@@ -277,8 +296,7 @@ fn rewrite(m: &mut Module, src: &Exprs, dst: &mut Exprs) -> bool {
                 {
                     // `_m00` of a 1x1: the value itself.
                     if matches!(lower(m, src[*base].ty), Type::Vector(_, 1)) {
-                        let child = dst[*base].clone();
-                        *dst.get_mut(h) = child;
+                        adopt(dst, h, *base, ty);
                         continue;
                     }
                 }

@@ -20,7 +20,7 @@
 //! another name of the texture struct.
 
 use crate::codes;
-use crate::ir::{Block, Expr, ExprKind, Function, Handle, Module, Param, ParamDir, Stmt, Type, Var};
+use crate::ir::{Expr, ExprKind, Function, Handle, Module, Param, ParamDir, Stmt, Type, Var};
 use crate::port::semantics::{Binding, Bindings};
 use grammar::Diagnostic;
 use std::borrow::Cow;
@@ -256,45 +256,6 @@ fn flattened_params(module: &Module, entry: Handle<Function>, bindings: &Binding
     flat
 }
 
-/// The expression trees of a block's statements, in order.
-fn roots(block: &Block, out: &mut Vec<Handle<Expr>>) {
-    for (s, _) in &block.stmts {
-        match s {
-            Stmt::Block(b) => roots(b, out),
-            Stmt::Expr(e) | Stmt::Return(Some(e)) | Stmt::Local { init: Some(e), .. } => out.push(*e),
-            Stmt::If { cond, accept, reject } => {
-                out.push(*cond);
-                roots(accept, out);
-                if let Some(r) = reject {
-                    roots(r, out);
-                }
-            }
-            Stmt::For { init, cond, step, body } => {
-                roots(init, out);
-                out.extend(cond.iter().chain(step.iter()).copied());
-                roots(body, out);
-            }
-            Stmt::While { cond, body } | Stmt::DoWhile { body, cond } => {
-                out.push(*cond);
-                roots(body, out);
-            }
-            Stmt::Switch { selector, cases } => {
-                out.push(*selector);
-                for c in cases {
-                    roots(&c.body, out);
-                }
-            }
-            Stmt::EmitVertex(values) => out.extend(values.iter().map(|(h, _)| *h)),
-            Stmt::Local { init: None, .. }
-            | Stmt::Return(None)
-            | Stmt::Break
-            | Stmt::Continue
-            | Stmt::Discard
-            | Stmt::RestartStrip => {}
-        }
-    }
-}
-
 /// Reports every use of a flattened parameter of `h` that needs the whole struct: only
 /// member reads and passing it on to another flattened parameter can be rewritten.
 fn check_uses(
@@ -306,7 +267,7 @@ fn check_uses(
 ) {
     let Some(body) = &f.body else { return };
     let mut stack = Vec::new();
-    roots(body, &mut stack);
+    body.roots(&mut stack);
     let mut whole: Vec<Handle<Expr>> = stack.clone();
     while let Some(e) = stack.pop() {
         let kind = &f.exprs[e].kind;

@@ -462,6 +462,8 @@ impl<'a> Lowerer<'a> {
             ExprKind::Sequence { exprs } => {
                 ExprKind::Sequence { exprs: exprs.into_iter().map(&mut c).collect::<Option<_>>()? }
             }
+            // Only the porting passes create these, after sema.
+            ExprKind::Ported(_) => return None,
         };
         Some(self.exprs().append(Expr { kind, ty: e.ty }, span))
     }

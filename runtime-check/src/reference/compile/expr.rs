@@ -701,6 +701,11 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
             }
             Val { code: chain(codes), loc }
         }
+        // The reference runs the IR before porting: these never reach it.
+        ExprKind::Ported(_) => {
+            c.unsupported("a ported form (the reference reads the Cg program before porting)", span);
+            Val { code: None, loc: vec![c.constant(0.0); n] }
+        }
     }
 }
 

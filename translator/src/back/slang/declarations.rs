@@ -153,7 +153,7 @@ impl StageWriter<'_> {
             }
             lines.push("layout(location = 0) out vec4 FragColor;".to_owned());
             for (i, t) in self.textures.iter().enumerate() {
-                if self.naga {
+                if self.dialect.separate_samplers() {
                     lines.push(format!("layout(set = 0, binding = {}) uniform texture2D {};", i + 1, t.sampler_name()));
                     lines.push(format!(
                         "layout(set = 0, binding = {}) uniform sampler {};",
@@ -324,7 +324,7 @@ impl StageWriter<'_> {
                         Some(i) => self.expr(&self.m.global_exprs, i).0,
                         None => self.zero(global.ty),
                     };
-                    if self.naga
+                    if self.dialect.evaluates_global_initialisers()
                         && global.init.is_some_and(|i| !naga_constant(self.m, &self.m.global_exprs, i, &deferred))
                     {
                         // naga evaluates global initialisers as constants and cannot
@@ -336,7 +336,8 @@ impl StageWriter<'_> {
                     }
                     // naga folds constants, and an unbound uniform's value (often 0)
                     // can fold into a division by zero it rejects: keep it a variable.
-                    let constant = !(written.contains(&g) || self.naga && binding == Binding::Unbound)
+                    let constant = !(written.contains(&g)
+                        || self.dialect.evaluates_global_initialisers() && binding == Binding::Unbound)
                         && global.init.is_none_or(|i| is_constant_init(self.m, &self.m.global_exprs, i));
                     if constant {
                         lines.push((format!("const {ty} {name}{dims} = {init};"), global.span));

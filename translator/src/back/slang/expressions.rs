@@ -4,13 +4,14 @@
 use super::*;
 use crate::codes;
 use crate::ir::{
-    BinaryOp, Builtin, Expr, ExprKind, Exprs, Handle, IncDec, Literal, ParamDir, Scalar, Type, UnaryOp, Var,
+    Attribute, BinaryOp, Builtin, Expr, ExprKind, Exprs, Handle, IncDec, Literal, ParamDir, Ported, RuntimeValue,
+    Scalar, Type, UnaryOp, Var,
 };
 use crate::port::connectors::{Place, SlotKind};
 use crate::port::matrix::{glsl_operands, MulForm};
 use crate::port::semantics::Binding;
 use crate::port::stdlib::{self, glsl_type, Arg, MULTIPLICATIVE, PRIMARY};
-use crate::retro::{CgTextureStruct, Texture, Uniform};
+use crate::retro::Uniform;
 use grammar::{Diagnostic, Span};
 use std::collections::HashSet;
 
@@ -25,9 +26,15 @@ impl StageWriter<'_> {
             );
         }
         match &e.kind {
-            ExprKind::Literal(Literal::Float(f)) if self.naga && !(*f as f32).is_finite() => self.expr_literal_bits(*f),
+            ExprKind::Literal(Literal::Float(f))
+                if self.dialect.rejects_non_finite_constants() && !(*f as f32).is_finite() =>
+            {
+                self.expr_literal_bits(*f)
+            }
             ExprKind::Literal(l) => literal(*l, e.ty),
             ExprKind::Var(v) => self.var(*v, e.ty),
+            ExprKind::Ported(Ported::Runtime(v)) => self.runtime_value(v, e.ty),
+            ExprKind::Ported(Ported::EagerLogical { op, lhs, rhs }) => self.eager_logical(exprs, *op, *lhs, *rhs, e.ty),
             ExprKind::Member { base, field } => self.member(exprs, *base, *field, e.ty),
             ExprKind::Index { base, index } => {
                 let b = self.expr(exprs, *base);
@@ -86,12 +93,12 @@ impl StageWriter<'_> {
             ExprKind::Binary { op, lhs, rhs } => {
                 // naga folds constant divisions and rejects an infinite or NaN result
                 // (`0.0 / 0.0` from two constants): write such a value as its bits.
-                if self.naga && *op == BinaryOp::Div && e.ty == Type::FLOAT {
+                if self.dialect.rejects_non_finite_constants() && *op == BinaryOp::Div && e.ty == Type::FLOAT {
                     if let Some(f) = non_finite_division(self.m, exprs, h) {
                         return self.expr_literal_bits(f);
                     }
                 }
-                self.binary(exprs, *op, *lhs, *rhs, e.ty)
+                self.binary(exprs, *op, *lhs, *rhs)
             }
             ExprKind::Select { cond, accept, reject } => {
                 let c = self.expr(exprs, *cond);
@@ -106,7 +113,7 @@ impl StageWriter<'_> {
                 }
                 let a = self.expr(exprs, *accept);
                 let r = self.expr(exprs, *reject);
-                if vector && self.naga && e.ty.scalar() == Some(Scalar::Bool) {
+                if vector && self.dialect.lacks_bool_vector_mix() && e.ty.scalar() == Some(Scalar::Bool) {
                     // naga has no `mix` on bool vectors: select per component in a helper.
                     let t = self.type_name(e.ty);
                     let n = match e.ty {
@@ -182,7 +189,7 @@ impl StageWriter<'_> {
                         );
                         (format!("{name}({})", v.0), PRIMARY)
                     }
-                    (Type::Vector(..), Type::Matrix { .. }) if self.naga => {
+                    (Type::Vector(..), Type::Matrix { .. }) if self.dialect.builds_matrices_from_columns() => {
                         let t = self.type_name(e.ty);
                         match self.naga_matrix_construct(exprs, &[*value], e.ty, &t, std::slice::from_ref(&v.0)) {
                             Some(p) => p,
@@ -210,7 +217,7 @@ impl StageWriter<'_> {
                         self.type_name(e.ty)
                     }
                 };
-                if self.naga {
+                if self.dialect.builds_matrices_from_columns() {
                     if let Some(p) = self.naga_matrix_construct(exprs, args, e.ty, &t, &parts) {
                         return p;
                     }
@@ -221,7 +228,7 @@ impl StageWriter<'_> {
                 let mut parts = Vec::new();
                 for &a in args {
                     let text = self.expr(exprs, a).0;
-                    if self.naga && exprs[a].ty.is_sampler() {
+                    if self.dialect.separate_samplers() && exprs[a].ty.is_sampler() {
                         let (t, s) = self.naga_pair(&text, exprs.span(a));
                         parts.push(format!("{t}, {s}"));
                     } else {
@@ -284,7 +291,6 @@ impl StageWriter<'_> {
             Var::Param(i) => {
                 if self.in_entry {
                     match self.b.params.get(i as usize).cloned() {
-                        Some(Binding::Mvp) => return (format!("transpose({})", self.uniform(Uniform::Mvp)), PRIMARY),
                         Some(Binding::Sampler(t)) => return (self.texture(&t), PRIMARY),
                         Some(Binding::Parameter(p)) => return (self.uniform(Uniform::Parameter(p)), PRIMARY),
                         Some(Binding::TextureStruct(_)) => {
@@ -317,7 +323,6 @@ impl StageWriter<'_> {
                         _ => (value, PRIMARY),
                     }
                 }
-                Some(Binding::Mvp) => (format!("transpose({})", self.uniform(Uniform::Mvp)), PRIMARY),
                 Some(Binding::Sampler(t)) => (self.texture(&t), PRIMARY),
                 Some(Binding::TextureStruct(_)) => {
                     self.unsupported(
@@ -340,27 +345,11 @@ impl StageWriter<'_> {
         }
     }
 
-    pub(super) fn texture_struct_of(&self, exprs: &Exprs, base: Handle<Expr>) -> Option<CgTextureStruct> {
-        let ExprKind::Var(v) = exprs[base].kind else { return None };
-        if let Var::Param(_) = v {
-            if !self.in_entry {
-                return None;
-            }
-        }
-        match self.b.of(v) {
-            Some(Binding::TextureStruct(t)) => Some(t.clone()),
-            _ => None,
-        }
-    }
-
     pub(super) fn member(&mut self, exprs: &Exprs, base: Handle<Expr>, field: u32, ty: Type) -> Printed {
         let Type::Struct(s) = exprs[base].ty else { return ("0.0".into(), PRIMARY) };
         let fname = self.spelled(self.m.struct_def(s).fields.get(field as usize).map(|f| f.name.clone()), || {
             format!("field {field} of struct #{}", s.0)
         });
-        if let Some(ts) = self.texture_struct_of(exprs, base) {
-            return self.texture_struct_member(&ts, &fname, ty);
-        }
         if let ExprKind::Var(v) = exprs[base].kind {
             let entry_or_global = matches!(v, Var::Global(_)) || (self.in_entry && matches!(v, Var::Param(_)));
             if entry_or_global && matches!(self.b.of(v), Some(Binding::Invalid)) {
@@ -400,51 +389,24 @@ impl StageWriter<'_> {
         (format!("{}.{name}", paren_p(&b, PRIMARY)), PRIMARY)
     }
 
-    pub(super) fn texture_struct_member(&mut self, ts: &CgTextureStruct, field: &str, ty: Type) -> Printed {
-        let tex = match ts {
-            CgTextureStruct::Input => Texture::Source,
-            CgTextureStruct::Texture(t) => t.clone(),
-        };
-        let is_input = matches!(ts, CgTextureStruct::Input);
-        let shaped = |text: String| -> Printed { (reshape(&text, 4, ty), PRIMARY) };
-        match field {
-            "video_size" | "texture_size" => shaped(self.uniform(Uniform::Size(tex))),
-            "output_size" if is_input => shaped(self.uniform(Uniform::OutputSize)),
-            "frame_count" if is_input => {
-                let u = self.uniform(Uniform::FrameCount);
+    /// A value RetroArch's runtime provides, read as `ty` (the type the Cg program
+    /// declared it with): the port pass [`crate::port::runtime_values`] chose it.
+    pub(super) fn runtime_value(&mut self, v: &RuntimeValue, ty: Type) -> Printed {
+        match v {
+            RuntimeValue::Uniform(u @ (Uniform::Size(_) | Uniform::OutputSize)) => {
+                (reshape(&self.uniform(u.clone()), 4, ty), PRIMARY)
+            }
+            RuntimeValue::Uniform(u @ (Uniform::FrameCount | Uniform::FrameDirection)) => {
+                let u = self.uniform(u.clone());
                 (format!("{}({u})", glsl_type(ty).unwrap_or_else(|| "float".into())), PRIMARY)
             }
-            "frame_direction" if is_input => {
-                let u = self.uniform(Uniform::FrameDirection);
-                (format!("{}({u})", glsl_type(ty).unwrap_or_else(|| "float".into())), PRIMARY)
-            }
-            "frame_rotation" if is_input => (self.zero(ty), PRIMARY),
-            "mvp_matrix" if is_input => (format!("transpose({})", self.uniform(Uniform::Mvp)), PRIMARY),
-            // RetroArch's Cg runtime fed the POSITION attribute to `IN.vertex_coord` by name.
-            "vertex_coord" if is_input && self.vertex() => (reshape("Position", 4, ty), PRIMARY),
-            "texture" => (self.texture(&tex), PRIMARY),
-            "tex_coord" | "lut_tex_coord" => {
-                if !self.vertex() {
-                    self.unsupported(
-                        None,
-                        format!("`.{field}` is a vertex attribute; it cannot be read in the fragment stage"),
-                    );
-                }
-                (reshape("TexCoord", 2, ty), PRIMARY)
-            }
-            other => {
-                self.unsupported(
-                    None,
-                    format!(
-                        "`{}.{other}`: the RetroArch runtime bound no such member",
-                        match ts {
-                            CgTextureStruct::Input => "IN".to_owned(),
-                            CgTextureStruct::Texture(t) => t.sampler_name(),
-                        }
-                    ),
-                );
-                (self.zero(ty), PRIMARY)
-            }
+            // Cg's `mul(M, v)` with a row-major M is GLSL's `v * M`: see `port::matrix`.
+            RuntimeValue::Uniform(Uniform::Mvp) => (format!("transpose({})", self.uniform(Uniform::Mvp)), PRIMARY),
+            RuntimeValue::Uniform(u) => (self.uniform(u.clone()), PRIMARY),
+            RuntimeValue::Texture(t) => (self.texture(t), PRIMARY),
+            RuntimeValue::Attribute(Attribute::Position) => (reshape("Position", 4, ty), PRIMARY),
+            RuntimeValue::Attribute(Attribute::TexCoord) => (reshape("TexCoord", 2, ty), PRIMARY),
+            RuntimeValue::Zero => (self.zero(ty), PRIMARY),
         }
     }
 
@@ -463,7 +425,7 @@ impl StageWriter<'_> {
     /// Cg's component-wise `*` of two matrices: `matrixCompMult`, which naga's GLSL front
     /// end lacks (the naga dialect gets a helper).
     pub(super) fn matrix_comp_mult(&mut self, a: &str, b: &str, ty: Type) -> String {
-        if !self.naga {
+        if !self.dialect.lacks_matrix_comp_mult() {
             return format!("matrixCompMult({a}, {b})");
         }
         let t = self.type_name(ty);
@@ -479,14 +441,7 @@ impl StageWriter<'_> {
         format!("cg_matrixCompMult({a}, {b})")
     }
 
-    pub(super) fn binary(
-        &mut self,
-        exprs: &Exprs,
-        op: BinaryOp,
-        lhs: Handle<Expr>,
-        rhs: Handle<Expr>,
-        ty: Type,
-    ) -> Printed {
+    pub(super) fn binary(&mut self, exprs: &Exprs, op: BinaryOp, lhs: Handle<Expr>, rhs: Handle<Expr>) -> Printed {
         // GLSL mixes scalars and vectors in arithmetic itself: `s * v`, not `vec3(s) * v`.
         let arithmetic = matches!(op, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div);
         let unsplat = |h: Handle<Expr>, other: Handle<Expr>| -> Handle<Expr> {
@@ -517,35 +472,6 @@ impl StageWriter<'_> {
             };
             return (format!("{f}({}, {})", l.0, r.0), PRIMARY);
         }
-        if op.is_logical() && (vector || has_side_effects(exprs, rhs)) {
-            let t = glsl_type(ty).unwrap_or_else(|| "bool".into());
-            let name = if op == BinaryOp::And { "cg_and" } else { "cg_or" };
-            let body = if t == "bool" {
-                format!(
-                    "// Cg evaluates both sides of {}.\nbool {name}(bool a, bool b)\n{{\n    return a {} b;\n}}\n",
-                    op.symbol(),
-                    op.symbol()
-                )
-            } else {
-                let n = match ty {
-                    Type::Vector(_, n) => usize::from(n),
-                    _ => 1,
-                };
-                let comps: Vec<String> = (0..n)
-                    .map(|i| {
-                        let c = ['x', 'y', 'z', 'w'][i];
-                        format!("a.{c} {} b.{c}", op.symbol())
-                    })
-                    .collect();
-                format!(
-                    "// Cg applies {} per component.\n{t} {name}({t} a, {t} b)\n{{\n    return {t}({});\n}}\n",
-                    op.symbol(),
-                    comps.join(", ")
-                )
-            };
-            self.helpers.insert(format!("{name}/{t}"), body);
-            return (format!("{name}({}, {})", l.0, r.0), PRIMARY);
-        }
         if op == BinaryOp::Mul && operand_ty.is_matrix() {
             return (self.matrix_comp_mult(&l.0, &r.0, operand_ty), PRIMARY);
         }
@@ -553,22 +479,51 @@ impl StageWriter<'_> {
         (format!("{} {} {}", paren_p(&l, prec), op.symbol(), paren_p(&r, prec + 1)), prec)
     }
 
+    /// Cg's `&&`/`||` with both operands evaluated ([`crate::port::eager_logic`]): a
+    /// helper call, per component on bool vectors.
+    pub(super) fn eager_logical(
+        &mut self,
+        exprs: &Exprs,
+        op: BinaryOp,
+        lhs: Handle<Expr>,
+        rhs: Handle<Expr>,
+        ty: Type,
+    ) -> Printed {
+        let l = self.expr(exprs, lhs);
+        let r = self.expr(exprs, rhs);
+        let t = glsl_type(ty).unwrap_or_else(|| "bool".into());
+        let name = if op == BinaryOp::And { "cg_and" } else { "cg_or" };
+        let body = if t == "bool" {
+            format!(
+                "// Cg evaluates both sides of {}.\nbool {name}(bool a, bool b)\n{{\n    return a {} b;\n}}\n",
+                op.symbol(),
+                op.symbol()
+            )
+        } else {
+            let n = match ty {
+                Type::Vector(_, n) => usize::from(n),
+                _ => 1,
+            };
+            let comps: Vec<String> = (0..n)
+                .map(|i| {
+                    let c = ['x', 'y', 'z', 'w'][i];
+                    format!("a.{c} {} b.{c}", op.symbol())
+                })
+                .collect();
+            format!(
+                "// Cg applies {} per component.\n{t} {name}({t} a, {t} b)\n{{\n    return {t}({});\n}}\n",
+                op.symbol(),
+                comps.join(", ")
+            )
+        };
+        self.helpers.insert(format!("{name}/{t}"), body);
+        (format!("{name}({}, {})", l.0, r.0), PRIMARY)
+    }
+
+    /// Whether `h` is RetroArch's `MVP` as the Cg program read it (`modelViewProj`,
+    /// `IN.mvp_matrix`).
     pub(super) fn is_mvp(&self, exprs: &Exprs, h: Handle<Expr>) -> bool {
-        match exprs[h].kind {
-            ExprKind::Var(v) => {
-                if matches!(v, Var::Param(_)) && !self.in_entry {
-                    return false;
-                }
-                matches!(self.b.of(v), Some(Binding::Mvp))
-            }
-            ExprKind::Member { base, .. } => {
-                let Type::Struct(s) = exprs[base].ty else { return false };
-                let ExprKind::Member { field, .. } = exprs[h].kind else { return false };
-                matches!(self.texture_struct_of(exprs, base), Some(CgTextureStruct::Input))
-                    && self.m.struct_def(s).fields.get(field as usize).is_some_and(|f| f.name == "mvp_matrix")
-            }
-            _ => false,
-        }
+        matches!(exprs[h].kind, ExprKind::Ported(Ported::Runtime(RuntimeValue::Uniform(Uniform::Mvp))))
     }
 
     pub(super) fn builtin(
@@ -619,11 +574,12 @@ impl StageWriter<'_> {
             .iter()
             .map(|&a| {
                 let (text, prec) = self.expr(exprs, a);
-                let pair = (self.naga && exprs[a].ty.is_sampler()).then(|| self.naga_pair(&text, exprs.span(a)));
+                let pair = (self.dialect.separate_samplers() && exprs[a].ty.is_sampler())
+                    .then(|| self.naga_pair(&text, exprs.span(a)));
                 Arg { text, prec, ty: exprs[a].ty, pair, plain: self.is_plain(exprs, a) }
             })
             .collect();
-        if self.naga {
+        if self.dialect.rewrites_library_calls() {
             if let Some(p) = self.naga_builtin(b, &printed) {
                 return p;
             }

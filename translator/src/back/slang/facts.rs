@@ -1,7 +1,7 @@
 //! Questions the writer asks of the IR: constants, roots of l-values, written and
 //! whole-used parameters, side effects. Pure functions of the IR; never print.
 
-use crate::ir::{Builtin, Expr, ExprKind, Exprs, Handle, Literal, Module, ParamDir, Scalar, Var};
+use crate::ir::{Builtin, Expr, ExprKind, Exprs, Handle, Literal, Module, ParamDir, Ported, Scalar, Var};
 use std::collections::HashSet;
 
 /// A bool constant, possibly splat to a vector (`true`, `bvec4(false)`).
@@ -72,29 +72,17 @@ pub(super) fn used_whole(exprs: &Exprs, v: Var) -> bool {
     exprs.iter().any(|(h, e)| matches!(e.kind, ExprKind::Var(x) if x == v) && !member_bases.contains(&h))
 }
 
-pub(super) fn has_side_effects(exprs: &Exprs, h: Handle<Expr>) -> bool {
-    let mut work = vec![h];
-    while let Some(x) = work.pop() {
-        match &exprs[x].kind {
-            ExprKind::Assign { .. } | ExprKind::IncDec { .. } | ExprKind::Call { .. } => return true,
-            ExprKind::Builtin { builtin: Builtin::Sincos | Builtin::Modf | Builtin::Frexp | Builtin::Clip, .. } => {
-                return true
-            }
-            k => work.extend(k.children()),
-        }
-    }
-    false
-}
-
 /// Whether a global's initialiser is a GLSL constant expression (no uniforms, calls).
 pub(super) fn is_constant_init(m: &Module, exprs: &Exprs, h: Handle<Expr>) -> bool {
     let mut work = vec![h];
     while let Some(x) = work.pop() {
         match &exprs[x].kind {
             ExprKind::Var(Var::Global(g)) if m.globals[*g].is_const => {}
-            ExprKind::Var(_) | ExprKind::Call { .. } | ExprKind::Assign { .. } | ExprKind::IncDec { .. } => {
-                return false
-            }
+            ExprKind::Var(_)
+            | ExprKind::Ported(Ported::Runtime(_))
+            | ExprKind::Call { .. }
+            | ExprKind::Assign { .. }
+            | ExprKind::IncDec { .. } => return false,
             k => work.extend(k.children()),
         }
     }

@@ -39,7 +39,7 @@ impl StageWriter<'_> {
             })
             .collect();
         self.param_samplers.clear();
-        if self.naga {
+        if self.dialect.separate_samplers() {
             for (p, name) in func.params.iter().zip(&self.param_names) {
                 if p.ty.is_sampler() {
                     self.param_samplers.insert(name.clone(), local_namer.name(&format!("{name}_sampler")));
@@ -78,7 +78,10 @@ impl StageWriter<'_> {
             self.block(&func.exprs, body, 1);
             // naga ends every function with an implicit `return;`, which its validator
             // rejects in a non-void function whose every path already returned.
-            if self.naga && func.ret != Type::Void && !matches!(body.stmts.last(), Some((Stmt::Return(_), _))) {
+            if self.dialect.needs_final_return()
+                && func.ret != Type::Void
+                && !matches!(body.stmts.last(), Some((Stmt::Return(_), _)))
+            {
                 let zero = self.zero(func.ret);
                 self.line(1, &format!("return {zero};"));
             }

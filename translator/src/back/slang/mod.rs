@@ -38,6 +38,7 @@ use text::*;
 use crate::codes;
 use crate::ir::{Function, Handle, Module, Stage, Type, Var};
 use crate::port::connectors::{Connectors, Place};
+use crate::port::dialect::Dialect;
 use crate::port::names::Namer;
 use crate::port::semantics::{Binding, Bindings};
 use crate::port::stdlib::{glsl_type, Helpers};
@@ -104,9 +105,9 @@ struct Stages {
 }
 
 /// Plans both stages, lays out the uniforms they read, then prints each stage once.
-fn write_stages(input: &WriteInput<'_>, naga: bool) -> Stages {
-    let vertex_plan = plan_stage(input.vertex, Stage::Vertex, input.vertex_bindings, input.connectors, naga);
-    let fragment_plan = plan_stage(input.fragment, Stage::Fragment, input.fragment_bindings, input.connectors, naga);
+fn write_stages(input: &WriteInput<'_>, dialect: Dialect) -> Stages {
+    let vertex_plan = plan_stage(input.vertex, Stage::Vertex, input.vertex_bindings, input.connectors, dialect);
+    let fragment_plan = plan_stage(input.fragment, Stage::Fragment, input.fragment_bindings, input.connectors, dialect);
     let mut reads: BTreeMap<Uniform, usize> = BTreeMap::new();
     for (u, n) in vertex_plan.uniform_reads.iter().chain(&fragment_plan.uniform_reads) {
         *reads.entry(u.clone()).or_default() += n;
@@ -114,7 +115,7 @@ fn write_stages(input: &WriteInput<'_>, naga: bool) -> Stages {
     let layout = uniforms::layout(&reads);
     let mut diagnostics = Vec::new();
     let mut write = |m, stage, b, plan| {
-        let mut w = StageWriter::new(m, stage, b, input.connectors, &layout, plan, naga);
+        let mut w = StageWriter::new(m, stage, b, input.connectors, &layout, plan, dialect);
         w.write_stage();
         diagnostics.append(&mut w.take_diagnostics());
         w.out
@@ -151,7 +152,7 @@ fn append_stage(out: &mut Lines, stage: &Lines) {
 
 /// Writes the canonical slang text of a vertex/fragment pair.
 pub fn write(input: &WriteInput<'_>) -> Written {
-    let stages = write_stages(input, false);
+    let stages = write_stages(input, Dialect::Canonical);
     let layout = stages.layout;
     let mut out = Lines::default();
     out.push("#version 450", None);
@@ -187,7 +188,7 @@ pub fn write(input: &WriteInput<'_>) -> Written {
 /// functions as texture + sampler pairs, no `#pragma` lines. Same IR, same names and
 /// same uniform layout as [`write`].
 pub fn write_naga(input: &WriteInput<'_>) -> NagaWritten {
-    let stages = write_stages(input, true);
+    let stages = write_stages(input, Dialect::Naga);
     let stage_text = |lines: &Lines| {
         let mut out = Lines::default();
         out.push("#version 450", None);
@@ -258,8 +259,8 @@ struct StageWriter<'a> {
     in_entry: bool,
     varying_names: HashMap<Place, String>,
     span: Option<Span>,
-    /// Writing the naga dialect: separate `texture2D` and `sampler` objects.
-    naga: bool,
+    /// The dialect being written: what its compiler needs ([`Dialect`]).
+    dialect: Dialect,
     /// Naga dialect: the sampler paired with each texture global, by texture name.
     texture_samplers: HashMap<String, String>,
     /// Naga dialect: the sampler parameter paired with each sampler parameter of the
@@ -281,7 +282,7 @@ impl<'a> StageWriter<'a> {
         conn: &'a Connectors,
         layout: &'a Layout,
         plan: StagePlan,
-        naga: bool,
+        dialect: Dialect,
     ) -> StageWriter<'a> {
         let mut namer = Namer::new();
         // Texture names (and their naga samplers) are the runtime's: no Cg name may take
@@ -319,7 +320,7 @@ impl<'a> StageWriter<'a> {
             in_entry: false,
             varying_names: HashMap::new(),
             span: None,
-            naga,
+            dialect,
             texture_samplers: HashMap::new(),
             param_samplers: HashMap::new(),
             deferred_inits: Vec::new(),
@@ -401,7 +402,7 @@ impl<'a> StageWriter<'a> {
             );
         }
         self.textures.insert(t.clone());
-        if self.naga {
+        if self.dialect.separate_samplers() {
             self.texture_samplers.insert(t.sampler_name(), naga_sampler_name(t));
         }
         t.sampler_name()

@@ -3,7 +3,7 @@
 //! for the canonical slang text.
 
 use super::*;
-use crate::ir::{BinaryOp, Builtin, Expr, ExprKind, Exprs, Handle, Literal, Module, Type, Var};
+use crate::ir::{BinaryOp, Builtin, Expr, ExprKind, Exprs, Handle, Literal, Module, Ported, Type, Var};
 use crate::port::stdlib::{glsl_type, paren, Arg, MULTIPLICATIVE, PRIMARY};
 use std::collections::HashSet;
 
@@ -145,6 +145,7 @@ pub(super) fn naga_constant(
         match &exprs[x].kind {
             ExprKind::Var(Var::Global(g)) if m.globals[*g].is_const && !deferred.contains(g) => {}
             ExprKind::Var(_)
+            | ExprKind::Ported(Ported::Runtime(_))
             | ExprKind::Call { .. }
             | ExprKind::Assign { .. }
             | ExprKind::IncDec { .. }

@@ -7,13 +7,11 @@
 //! Must agree with what [`super::expressions`] prints for each kind; it asks only
 //! questions the writer itself asks (bindings, the connector slot, the sampler aliases).
 
-use super::plan::texture_struct_read;
 use super::StageWriter;
-use crate::ir::{Builtin, Expr, ExprKind, Exprs, Handle, Literal, Type, Var};
+use crate::ir::{Attribute, Builtin, Expr, ExprKind, Exprs, Handle, Literal, Ported, RuntimeValue, Type, Var};
 use crate::port::connectors::{Place, SlotKind};
 use crate::port::semantics::Binding;
 use crate::port::stdlib::{self, glsl_type};
-use crate::retro::CgTextureStruct;
 
 /// A plain path: its trailing swizzle, if it ends in one (`v.xy` ends in `xy`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +64,18 @@ fn literal(l: Literal, ty: Type) -> bool {
     }
 }
 
+/// How a runtime value prints ([`StageWriter::runtime_value`]): a uniform read is never
+/// a plain path; a texture, an attribute and a literal zero are.
+fn runtime_path(v: &RuntimeValue, ty: Type) -> Option<Path> {
+    match v {
+        RuntimeValue::Uniform(_) => None,
+        RuntimeValue::Texture(_) => Path::name(),
+        RuntimeValue::Attribute(Attribute::Position) => reshaped(Path::name(), 4, ty),
+        RuntimeValue::Attribute(Attribute::TexCoord) => reshaped(Path::name(), 2, ty),
+        RuntimeValue::Zero => zero_is_literal(ty).then_some(Path { swizzle: None }),
+    }
+}
+
 impl StageWriter<'_> {
     /// Whether expression `h` prints as a plain path.
     pub(super) fn is_plain(&self, exprs: &Exprs, h: Handle<Expr>) -> bool {
@@ -78,6 +88,7 @@ impl StageWriter<'_> {
         match &e.kind {
             ExprKind::Literal(l) => literal(*l, e.ty).then_some(Path { swizzle: None }),
             ExprKind::Var(v) => self.var_path(*v, e.ty),
+            ExprKind::Ported(Ported::Runtime(v)) => runtime_path(v, e.ty),
             ExprKind::Member { base, field } => self.member_path(exprs, *base, *field, e.ty),
             ExprKind::Index { base, .. } if matches!(exprs[*base].ty, Type::Vector(_, 1)) => self.path(exprs, *base),
             ExprKind::Swizzle { base, components } => {
@@ -128,7 +139,7 @@ impl StageWriter<'_> {
             Var::Param(_) | Var::Local(_) => None,
         };
         match (binding, v) {
-            (Some(Binding::Mvp | Binding::Parameter(_)), _) => None,
+            (Some(Binding::Parameter(_)), _) => None,
             (Some(Binding::Varying), Var::Param(i)) if !self.plan.copied_params.contains(&i) => {
                 let input =
                     self.cur.is_some_and(|f| self.m.functions[f].params[i as usize].dir == crate::ir::ParamDir::In);
@@ -148,10 +159,6 @@ impl StageWriter<'_> {
             let entry_or_global = matches!(v, Var::Global(_)) || (self.in_entry && matches!(v, Var::Param(_)));
             if entry_or_global {
                 match self.b.of(v) {
-                    Some(Binding::TextureStruct(ts)) => {
-                        let name = self.m.struct_def(s).fields.get(field as usize).map(|f| f.name.clone());
-                        return self.texture_struct_member_path(ts, name.as_deref().unwrap_or(""), ty);
-                    }
                     Some(Binding::Invalid | Binding::Unbound) => {
                         return zero_is_literal(ty).then_some(Path { swizzle: None })
                     }
@@ -165,20 +172,6 @@ impl StageWriter<'_> {
         }
         self.path(exprs, base)?;
         Path::ending(&self.field_name(s, field))
-    }
-
-    fn texture_struct_member_path(&self, ts: &CgTextureStruct, field: &str, ty: Type) -> Option<Path> {
-        if texture_struct_read(ts, field).is_some() {
-            return None;
-        }
-        let input = matches!(ts, CgTextureStruct::Input);
-        match field {
-            "frame_rotation" if input => zero_is_literal(ty).then_some(Path { swizzle: None }),
-            "vertex_coord" if input && self.vertex() => reshaped(Path::name(), 4, ty),
-            "texture" => Path::name(),
-            "tex_coord" | "lut_tex_coord" => reshaped(Path::name(), 2, ty),
-            _ => zero_is_literal(ty).then_some(Path { swizzle: None }),
-        }
     }
 
     /// How an input slot reads ([`Self::slot_value`]).

@@ -12,13 +12,15 @@
 use super::facts::{bool_constant, used_whole, written_params};
 use super::naga::naga_constant;
 use crate::ir::{
-    Block, Builtin, Expr, ExprKind, Exprs, Function, Handle, Module, ParamDir, Scalar, Stage, Stmt, Type, Var,
+    Block, Builtin, Expr, ExprKind, Exprs, Function, Handle, Module, ParamDir, Ported, RuntimeValue, Scalar, Stage,
+    Stmt, Type, Var,
 };
 use crate::port::connectors::{Connectors, Place, SlotKind};
+use crate::port::dialect::Dialect;
 use crate::port::semantics::{Binding, Bindings};
 use crate::port::stdlib;
-use crate::retro::{CgTextureStruct, Texture, Uniform};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use crate::retro::Uniform;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// The writer's decisions for one stage, taken from the IR alone.
 #[derive(Default)]
@@ -33,16 +35,16 @@ pub(super) struct StagePlan {
     pub(super) uniform_reads: BTreeMap<Uniform, usize>,
 }
 
-/// Plans one stage (`naga`: the naga dialect, which prints a few constant divisions
+/// Plans one stage (`dialect`: the naga dialect prints a few constant divisions
 /// as bit patterns instead of their operands).
-pub(super) fn plan_stage(m: &Module, stage: Stage, b: &Bindings, conn: &Connectors, naga: bool) -> StagePlan {
+pub(super) fn plan_stage(m: &Module, stage: Stage, b: &Bindings, conn: &Connectors, dialect: Dialect) -> StagePlan {
     let Some(entry) = m.entry_point.as_ref().map(|e| e.function) else { return StagePlan::default() };
-    let order = reachable(m, entry);
+    let order = m.reachable_functions(entry);
     let copied_params = copied_params(m, stage, b, conn, entry);
     let mut reads = Reads {
         m,
         b,
-        naga,
+        dialect,
         in_entry: true,
         copied: &copied_params,
         aliases: sampler_globals(m, entry),
@@ -55,38 +57,6 @@ pub(super) fn plan_stage(m: &Module, stage: Stage, b: &Bindings, conn: &Connecto
     reads.global_initialisers(&order);
     let uniform_reads = reads.counts;
     StagePlan { order, copied_params, uniform_reads }
-}
-
-/// Functions reachable from `entry`, callees before callers.
-fn reachable(m: &Module, entry: Handle<Function>) -> Vec<Handle<Function>> {
-    let mut order = Vec::new();
-    let mut state: HashMap<Handle<Function>, u8> = HashMap::new();
-    let mut stack = vec![(entry, false)];
-    while let Some((f, done)) = stack.pop() {
-        if done {
-            state.insert(f, 2);
-            order.push(f);
-            continue;
-        }
-        if state.contains_key(&f) {
-            continue;
-        }
-        state.insert(f, 1);
-        stack.push((f, true));
-        let mut callees: Vec<Handle<Function>> = m.functions[f]
-            .exprs
-            .iter()
-            .filter_map(|(_, e)| if let ExprKind::Call { function, .. } = e.kind { Some(function) } else { None })
-            .collect();
-        callees.sort();
-        callees.dedup();
-        for c in callees.into_iter().rev() {
-            if !state.contains_key(&c) {
-                stack.push((c, false));
-            }
-        }
-    }
-    order
 }
 
 /// Entry parameters read through a local copy ([`StagePlan::copied_params`]).
@@ -150,7 +120,7 @@ fn sampler_globals(m: &Module, entry: Handle<Function>) -> HashSet<Var> {
 struct Reads<'a> {
     m: &'a Module,
     b: &'a Bindings,
-    naga: bool,
+    dialect: Dialect,
     in_entry: bool,
     copied: &'a HashSet<u32>,
     /// Sampler globals that alias a texture: their reads print the texture.
@@ -288,7 +258,8 @@ impl Reads<'_> {
         let e = &exprs[h];
         match &e.kind {
             ExprKind::Var(v) => self.var(*v),
-            ExprKind::Member { base, field } => self.member(exprs, *base, *field),
+            ExprKind::Ported(Ported::Runtime(RuntimeValue::Uniform(u))) => self.read(u.clone()),
+            ExprKind::Member { base, .. } => self.member(exprs, *base),
             ExprKind::Index { base, index } => {
                 self.expr(exprs, *base);
                 // A one-component vector is its element: the index is not printed.
@@ -297,8 +268,9 @@ impl Reads<'_> {
                 }
             }
             ExprKind::Binary { op: crate::ir::BinaryOp::Div, .. }
-                if self.naga && e.ty == Type::FLOAT && super::naga::non_finite_division(self.m, exprs, h).is_some() => {
-            }
+                if self.dialect.rejects_non_finite_constants()
+                    && e.ty == Type::FLOAT
+                    && super::naga::non_finite_division(self.m, exprs, h).is_some() => {}
             ExprKind::Select { cond, accept, reject } => {
                 self.expr(exprs, *cond);
                 let vector = matches!(exprs[*cond].ty, Type::Vector(_, n) if n > 1);
@@ -340,26 +312,17 @@ impl Reads<'_> {
             Var::Global(_) => self.b.of(v),
             _ => None,
         };
-        match binding {
-            Some(Binding::Mvp) => self.read(Uniform::Mvp),
-            Some(Binding::Parameter(p)) => self.read(Uniform::Parameter(p.clone())),
-            _ => {}
+        if let Some(Binding::Parameter(p)) = binding {
+            self.read(Uniform::Parameter(p.clone()));
         }
     }
 
-    fn member(&mut self, exprs: &Exprs, base: Handle<Expr>, field: u32) {
-        let Type::Struct(s) = exprs[base].ty else { return };
+    fn member(&mut self, exprs: &Exprs, base: Handle<Expr>) {
+        let Type::Struct(_) = exprs[base].ty else { return };
         if let ExprKind::Var(v) = exprs[base].kind {
             let entry_or_global = matches!(v, Var::Global(_)) || (self.in_entry && matches!(v, Var::Param(_)));
             if entry_or_global {
                 match self.b.of(v) {
-                    Some(Binding::TextureStruct(ts)) => {
-                        let name = self.m.struct_def(s).fields.get(field as usize).map(|f| f.name.as_str());
-                        if let Some(u) = name.and_then(|n| texture_struct_read(ts, n)) {
-                            self.read(u);
-                        }
-                        return;
-                    }
                     Some(Binding::Invalid | Binding::Unbound) => return,
                     Some(Binding::Varying) if matches!(v, Var::Param(i) if !self.copied.contains(&i)) => return,
                     _ => {}
@@ -367,23 +330,5 @@ impl Reads<'_> {
             }
         }
         self.expr(exprs, base);
-    }
-}
-
-/// The uniform a RetroArch texture struct member reads (`IN.video_size` reads
-/// `SourceSize`), if it reads one.
-pub(super) fn texture_struct_read(ts: &CgTextureStruct, field: &str) -> Option<Uniform> {
-    let input = matches!(ts, CgTextureStruct::Input);
-    let texture = || match ts {
-        CgTextureStruct::Input => Texture::Source,
-        CgTextureStruct::Texture(t) => t.clone(),
-    };
-    match field {
-        "video_size" | "texture_size" => Some(Uniform::Size(texture())),
-        "output_size" if input => Some(Uniform::OutputSize),
-        "frame_count" if input => Some(Uniform::FrameCount),
-        "frame_direction" if input => Some(Uniform::FrameDirection),
-        "mvp_matrix" if input => Some(Uniform::Mvp),
-        _ => None,
     }
 }

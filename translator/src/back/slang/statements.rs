@@ -97,11 +97,10 @@ impl StageWriter<'_> {
                         return;
                     }
                 };
-                // naga's GLSL front end reads a `for` condition that starts with a type
-                // name (`float(i) < n`) as a declaration and fails: the naga dialect
-                // parenthesises every condition.
+                // A dialect that reads `float(i) < n` as a declaration gets every
+                // condition parenthesised.
                 let c = match cond.map(|c| self.expr(exprs, c).0) {
-                    Some(c) if self.naga => format!("({c})"),
+                    Some(c) if self.dialect.parenthesises_for_conditions() => format!("({c})"),
                     c => c.unwrap_or_default(),
                 };
                 let st = step.map_or_else(String::new, |s| self.expr(exprs, s).0);

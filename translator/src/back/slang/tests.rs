@@ -6,7 +6,7 @@ use crate::ir::Scalar;
 #[test]
 fn a_type_without_a_glsl_name_is_an_internal_error_not_an_empty_name() {
     let (m, b, c, layout) = (Module::default(), Bindings::default(), Connectors::default(), Layout::default());
-    let mut w = StageWriter::new(&m, Stage::Fragment, &b, &c, &layout, StagePlan::default(), false);
+    let mut w = StageWriter::new(&m, Stage::Fragment, &b, &c, &layout, StagePlan::default(), Dialect::Canonical);
     assert_eq!(w.type_name(Type::Vector(Scalar::Float, 3)), "vec3");
     assert!(w.take_diagnostics().is_empty());
     // float1x3 has no GLSL spelling (the porting passes rewrite it first).
@@ -27,7 +27,7 @@ fn a_uniform_read_the_plan_did_not_count_is_an_internal_error() {
     let layout = Layout { push: vec![Uniform::OutputSize], ubo: vec![Uniform::Mvp] };
     let mut plan = StagePlan::default();
     plan.uniform_reads.insert(Uniform::OutputSize, 1);
-    let mut w = StageWriter::new(&m, Stage::Fragment, &b, &c, &layout, plan, false);
+    let mut w = StageWriter::new(&m, Stage::Fragment, &b, &c, &layout, plan, Dialect::Canonical);
     assert_eq!(w.uniform(Uniform::OutputSize), "params.OutputSize");
     assert!(w.take_diagnostics().is_empty(), "printed as planned");
     assert_eq!(w.uniform(Uniform::Mvp), "global.MVP");

@@ -1,0 +1,116 @@
+//! The porting pipeline: [`run`] binds both stages of a pass to RetroArch's runtime,
+//! runs the IR rewrites in the one order declared in [`REWRITES`], and plans the
+//! connectors between the stages. What it returns is everything the writer consumes.
+//!
+//! Each rewrite runs over both stages before the next one starts (so diagnostics keep
+//! the order the passes declare). In debug builds and tests the IR validator
+//! ([`crate::ir::valid`]) checks every module a rewrite changed; invalid IR becomes the
+//! internal error E0407 naming the pass, so a broken rewrite is caught where it breaks
+//! and never reaches the writer as a wrong translation. It never prints text and never
+//! decides a spelling: the writer does.
+
+use super::connectors::{self, Connectors};
+use super::semantics::{self, Bindings};
+use super::{eager_logic, odd_matrices, runtime_values, texture_args, vertex_derivatives, written_uniforms};
+use crate::codes;
+use crate::ir::{valid, Module, Stage};
+use crate::retro::PassContext;
+use grammar::Diagnostic;
+use std::borrow::Cow;
+
+/// What one stage's rewrites may read and update besides its module.
+pub struct StagePort {
+    pub stage: Stage,
+    /// What the runtime bound to the stage's parameters and globals.
+    pub bindings: Bindings,
+    /// Findings of the rewrites (errors where a rewrite cannot express the program).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Whether a rewrite left the stage's IR ill-formed (debug builds and tests).
+    ill_formed: bool,
+}
+
+impl StagePort {
+    pub fn new(stage: Stage, bindings: Bindings) -> StagePort {
+        StagePort { stage, bindings, diagnostics: Vec::new(), ill_formed: false }
+    }
+}
+
+/// One IR-to-IR porting pass: the module unchanged (borrowed) or rewritten.
+pub type Rewrite = for<'m> fn(&'m Module, &mut StagePort) -> Cow<'m, Module>;
+
+/// The IR rewrites, in the order they run, each with the name E0407 reports.
+pub const REWRITES: &[(&str, Rewrite)] = &[
+    // Global copies of texture structs (`IN_global = IN;`) become names of them.
+    ("texture_args::alias_copies", |m, s| texture_args::alias_copies(m, &mut s.bindings)),
+    // After alias_copies: `IN_global = IN;` is a new name of IN, not a write.
+    ("written_uniforms", |m, s| written_uniforms::localise_written_uniforms(m, &s.bindings)),
+    ("texture_args::flatten", |m, s| texture_args::flatten(m, &s.bindings, &mut s.diagnostics)),
+    ("odd_matrices", |m, _| odd_matrices::lower_odd_matrices(m)),
+    ("vertex_derivatives", |m, s| vertex_derivatives::zero_vertex_derivatives(m, s.stage)),
+    // `IN.video_size`, `modelViewProj`: the values RetroArch's slang runtime provides.
+    ("runtime_values", runtime_values::name_runtime_values),
+    // `a && f(x)`, `bvec && bvec`: both operands evaluated, per component.
+    ("eager_logic", eager_logic::make_logic_eager),
+];
+
+/// Both stages of a pass, ported: what the writer consumes.
+pub struct Ported<'m> {
+    pub vertex: Cow<'m, Module>,
+    pub fragment: Cow<'m, Module>,
+    pub vertex_bindings: Bindings,
+    pub fragment_bindings: Bindings,
+    pub connectors: Connectors,
+    /// The passes' diagnostics, in pipeline order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Ports the two analysed stages of a pass into its preset context. `parameters` are
+/// the `#pragma parameter` names the pass may bind (its own and the preset's).
+pub fn run<'m>(vertex: &'m Module, fragment: &'m Module, ctx: &PassContext, parameters: &[String]) -> Ported<'m> {
+    let mut diagnostics = Vec::new();
+    let vertex_bindings = semantics::bind(vertex, ctx, parameters, &mut diagnostics);
+    let fragment_bindings = semantics::bind(fragment, ctx, parameters, &mut diagnostics);
+    let mut stages = [
+        (Cow::Borrowed(vertex), StagePort::new(Stage::Vertex, vertex_bindings)),
+        (Cow::Borrowed(fragment), StagePort::new(Stage::Fragment, fragment_bindings)),
+    ];
+    for &(name, rewrite) in REWRITES {
+        for (module, port) in &mut stages {
+            let rewritten = match rewrite(module, port) {
+                Cow::Borrowed(_) => None,
+                Cow::Owned(m) => Some(m),
+            };
+            if let Some(m) = rewritten {
+                // The first pass that breaks a stage is the one reported.
+                if cfg!(debug_assertions) && !port.ill_formed {
+                    if let Some(d) = invalid_ir(name, port.stage, &m) {
+                        port.ill_formed = true;
+                        port.diagnostics.push(d);
+                    }
+                }
+                *module = Cow::Owned(m);
+            }
+            diagnostics.append(&mut port.diagnostics);
+        }
+    }
+    let [(vertex, vp), (fragment, fp)] = stages;
+    let connectors = connectors::plan(Some((&vertex, &vp.bindings)), Some((&fragment, &fp.bindings)), &mut diagnostics);
+    Ported { vertex, fragment, vertex_bindings: vp.bindings, fragment_bindings: fp.bindings, connectors, diagnostics }
+}
+
+/// E0407 for a module a rewrite left ill-formed (debug builds and tests only).
+fn invalid_ir(pass: &str, stage: Stage, m: &Module) -> Option<Diagnostic> {
+    let problems = valid::validate(m);
+    let first = problems.first()?;
+    let more = match problems.len() {
+        1 => String::new(),
+        n => format!(" (and {} more)", n - 1),
+    };
+    Some(
+        Diagnostic::error(
+            codes::E_PORT_INVALID_IR,
+            format!("internal error: the porting pass `{pass}` left the {stage} stage's IR ill-formed: {first}{more}"),
+        )
+        .with_note("this is a bug in cg2slang, not in the shader; please report it with the shader"),
+    )
+}
