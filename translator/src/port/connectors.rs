@@ -156,92 +156,118 @@ pub fn plan(
     let mut c = Connectors::default();
     let mut locations: Vec<((String, u32), u32, Type)> = Vec::new();
     if let Some((m, bound)) = vertex {
-        if let Some(e) = &m.entry_point {
-            let f = &m.functions[e.function];
-            for it in items(m, f, bound, true) {
-                let semantic = it.semantic.as_ref().map(key);
-                let by_name = it.name.as_str();
-                let kind = match semantic.as_ref().map(|(b, i)| (b.as_str(), *i)) {
-                    Some(("POSITION" | "ATTR", 0)) => SlotKind::Position,
-                    Some(("TEXCOORD", _)) => SlotKind::TexCoord,
-                    Some(("COLOR" | "DIFFUSE", _)) => SlotKind::White,
-                    None if by_name == "vertex_coord" || by_name == "position" => SlotKind::Position,
-                    None if by_name.contains("tex_coord") || by_name == "tex" || by_name == "texCoord" => {
-                        SlotKind::TexCoord
-                    }
-                    None if by_name == "color" => SlotKind::White,
-                    _ => {
-                        let sem = it.semantic.as_ref().map_or_else(|| "(none)".to_owned(), |s| s.text.clone());
-                        diags.push(
-                            Diagnostic::warning(codes::W_UNLINKED_VARYING, format!("vertex input `{}` with semantic {sem}: RetroArch feeds only POSITION, TEXCOORD and COLOR; it reads zero", it.name))
-                                .with_primary(it.span, ""),
-                        );
-                        SlotKind::Unlinked
-                    }
-                };
-                c.vertex_inputs.push(Slot {
-                    place: it.place,
-                    kind,
-                    ty: it.ty,
-                    name: it.name,
-                    semantic: it.semantic.map(|s| s.text).unwrap_or_default(),
-                });
-            }
-            for it in items(m, f, bound, false) {
-                let Some(k) = slot_key(&it) else {
-                    diags.push(
-                        Diagnostic::error(
-                            codes::E_VARYING,
-                            format!(
-                                "vertex output `{}` has no semantic, so nothing can link it to the fragment program",
-                                it.name
-                            ),
-                        )
-                        .with_primary(it.span, ""),
-                    );
-                    continue;
-                };
-                let sem_text = it.semantic.as_ref().map_or_else(String::new, |s| s.text.clone());
-                let kind = match k.0.as_str() {
-                    "POSITION" | "HPOS" => SlotKind::ClipPosition,
-                    "PSIZE" | "FOG" | "FOGP" | "CLP" => SlotKind::Discarded,
-                    _ => {
-                        let loc = match locations.iter().find(|(kk, _, _)| *kk == k) {
-                            Some((_, l, _)) => *l,
-                            None => {
-                                let l = locations.len() as u32;
-                                locations.push((k.clone(), l, it.ty));
-                                l
-                            }
-                        };
-                        SlotKind::Varying(loc)
-                    }
-                };
-                c.vertex_outputs.push(Slot { place: it.place, kind, ty: it.ty, name: it.name, semantic: sem_text });
-            }
-        }
+        vertex_slots(m, bound, &mut c, &mut locations, diags);
     }
     if let Some((m, bound)) = fragment {
-        if let Some(e) = &m.entry_point {
-            let f = &m.functions[e.function];
-            for it in items(m, f, bound, true) {
-                let kind = match slot_key(&it) {
-                    Some((b, _)) if b == "WPOS" || b == "VPOS" || b == "POSITION" => {
-                        if b != "POSITION" {
-                            diags.push(
-                                Diagnostic::warning(codes::W_FRAG_COORD, format!("`{}` reads the fragment position: GL framebuffers were bottom-up, slang's are top-down", it.name))
-                                    .with_primary(it.span, ""),
-                            );
+        fragment_slots(m, bound, &mut c, &locations, diags);
+    }
+    c
+}
+
+/// The vertex stage's inputs (RetroArch's attributes) and outputs (varyings, given
+/// locations in `locations` by semantic).
+fn vertex_slots(
+    m: &Module,
+    bound: &Bindings,
+    c: &mut Connectors,
+    locations: &mut Vec<((String, u32), u32, Type)>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if let Some(e) = &m.entry_point {
+        let f = &m.functions[e.function];
+        for it in items(m, f, bound, true) {
+            let semantic = it.semantic.as_ref().map(key);
+            let by_name = it.name.as_str();
+            let kind = match semantic.as_ref().map(|(b, i)| (b.as_str(), *i)) {
+                Some(("POSITION" | "ATTR", 0)) => SlotKind::Position,
+                Some(("TEXCOORD", _)) => SlotKind::TexCoord,
+                Some(("COLOR" | "DIFFUSE", _)) => SlotKind::White,
+                None if by_name == "vertex_coord" || by_name == "position" => SlotKind::Position,
+                None if by_name.contains("tex_coord") || by_name == "tex" || by_name == "texCoord" => {
+                    SlotKind::TexCoord
+                }
+                None if by_name == "color" => SlotKind::White,
+                _ => {
+                    let sem = it.semantic.as_ref().map_or_else(|| "(none)".to_owned(), |s| s.text.clone());
+                    diags.push(
+                        Diagnostic::warning(codes::W_UNLINKED_VARYING, format!("vertex input `{}` with semantic {sem}: RetroArch feeds only POSITION, TEXCOORD and COLOR; it reads zero", it.name))
+                            .with_primary(it.span, ""),
+                    );
+                    SlotKind::Unlinked
+                }
+            };
+            c.vertex_inputs.push(Slot {
+                place: it.place,
+                kind,
+                ty: it.ty,
+                name: it.name,
+                semantic: it.semantic.map(|s| s.text).unwrap_or_default(),
+            });
+        }
+        for it in items(m, f, bound, false) {
+            let Some(k) = slot_key(&it) else {
+                diags.push(
+                    Diagnostic::error(
+                        codes::E_VARYING,
+                        format!(
+                            "vertex output `{}` has no semantic, so nothing can link it to the fragment program",
+                            it.name
+                        ),
+                    )
+                    .with_primary(it.span, ""),
+                );
+                continue;
+            };
+            let sem_text = it.semantic.as_ref().map_or_else(String::new, |s| s.text.clone());
+            let kind = match k.0.as_str() {
+                "POSITION" | "HPOS" => SlotKind::ClipPosition,
+                "PSIZE" | "FOG" | "FOGP" | "CLP" => SlotKind::Discarded,
+                _ => {
+                    let loc = match locations.iter().find(|(kk, _, _)| *kk == k) {
+                        Some((_, l, _)) => *l,
+                        None => {
+                            let l = locations.len() as u32;
+                            locations.push((k.clone(), l, it.ty));
+                            l
                         }
-                        SlotKind::FragCoord
+                    };
+                    SlotKind::Varying(loc)
+                }
+            };
+            c.vertex_outputs.push(Slot { place: it.place, kind, ty: it.ty, name: it.name, semantic: sem_text });
+        }
+    }
+}
+
+/// The fragment stage's inputs (linked to the vertex outputs' `locations`) and outputs.
+fn fragment_slots(
+    m: &Module,
+    bound: &Bindings,
+    c: &mut Connectors,
+    locations: &[((String, u32), u32, Type)],
+    diags: &mut Vec<Diagnostic>,
+) {
+    if let Some(e) = &m.entry_point {
+        let f = &m.functions[e.function];
+        for it in items(m, f, bound, true) {
+            let kind = match slot_key(&it) {
+                Some((b, _)) if b == "WPOS" || b == "VPOS" || b == "POSITION" => {
+                    if b != "POSITION" {
+                        diags.push(
+                            Diagnostic::warning(codes::W_FRAG_COORD, format!("`{}` reads the fragment position: GL framebuffers were bottom-up, slang's are top-down", it.name))
+                                .with_primary(it.span, ""),
+                        );
                     }
-                    Some(k) => match locations.iter().find(|(kk, _, _)| *kk == k) {
+                    SlotKind::FragCoord
+                }
+                Some(k) => {
+                    match locations.iter().find(|(kk, _, _)| *kk == k) {
                         Some((_, l, vty)) => {
                             if it.ty.components() > vty.components() {
                                 diags.push(
-                                    Diagnostic::error(codes::E_VARYING, format!("fragment input `{}` ({}) has more components than the vertex output it reads", it.name, m.type_name(it.ty)))
-                                        .with_primary(it.span, ""),
-                                );
+                                Diagnostic::error(codes::E_VARYING, format!("fragment input `{}` ({}) has more components than the vertex output it reads", it.name, m.type_name(it.ty)))
+                                    .with_primary(it.span, ""),
+                            );
                             }
                             SlotKind::Varying(*l)
                         }
@@ -259,54 +285,53 @@ pub fn plan(
                             );
                             SlotKind::Unlinked
                         }
-                    },
-                    None => {
-                        diags.push(
-                            Diagnostic::warning(
-                                codes::W_UNLINKED_VARYING,
-                                format!("fragment input `{}` has no semantic; it reads zero", it.name),
-                            )
-                            .with_primary(it.span, ""),
-                        );
-                        SlotKind::Unlinked
                     }
-                };
-                c.fragment_inputs.push(Slot {
-                    place: it.place,
-                    kind,
-                    ty: it.ty,
-                    name: it.name,
-                    semantic: it.semantic.map(|s| s.text).unwrap_or_default(),
-                });
-            }
-            for it in items(m, f, bound, false) {
-                let kind = match it.semantic.as_ref().map(key) {
-                    Some((b, 0)) if b == "COLOR" => SlotKind::FragColor,
-                    Some((b, _)) if b == "DEPTH" => SlotKind::FragDepth,
-                    _ => {
-                        let sem = it.semantic.as_ref().map_or_else(|| "(none)".to_owned(), |s| s.text.clone());
-                        diags.push(
-                            Diagnostic::error(
-                                codes::E_UNSUPPORTED,
-                                format!(
-                                    "fragment output `{}` with semantic {sem}: slang has one colour output (COLOR0)",
-                                    it.name
-                                ),
-                            )
-                            .with_primary(it.span, ""),
-                        );
-                        SlotKind::Discarded
-                    }
-                };
-                c.fragment_outputs.push(Slot {
-                    place: it.place,
-                    kind,
-                    ty: it.ty,
-                    name: it.name,
-                    semantic: it.semantic.map(|s| s.text).unwrap_or_default(),
-                });
-            }
+                }
+                None => {
+                    diags.push(
+                        Diagnostic::warning(
+                            codes::W_UNLINKED_VARYING,
+                            format!("fragment input `{}` has no semantic; it reads zero", it.name),
+                        )
+                        .with_primary(it.span, ""),
+                    );
+                    SlotKind::Unlinked
+                }
+            };
+            c.fragment_inputs.push(Slot {
+                place: it.place,
+                kind,
+                ty: it.ty,
+                name: it.name,
+                semantic: it.semantic.map(|s| s.text).unwrap_or_default(),
+            });
+        }
+        for it in items(m, f, bound, false) {
+            let kind = match it.semantic.as_ref().map(key) {
+                Some((b, 0)) if b == "COLOR" => SlotKind::FragColor,
+                Some((b, _)) if b == "DEPTH" => SlotKind::FragDepth,
+                _ => {
+                    let sem = it.semantic.as_ref().map_or_else(|| "(none)".to_owned(), |s| s.text.clone());
+                    diags.push(
+                        Diagnostic::error(
+                            codes::E_UNSUPPORTED,
+                            format!(
+                                "fragment output `{}` with semantic {sem}: slang has one colour output (COLOR0)",
+                                it.name
+                            ),
+                        )
+                        .with_primary(it.span, ""),
+                    );
+                    SlotKind::Discarded
+                }
+            };
+            c.fragment_outputs.push(Slot {
+                place: it.place,
+                kind,
+                ty: it.ty,
+                name: it.name,
+                semantic: it.semantic.map(|s| s.text).unwrap_or_default(),
+            });
         }
     }
-    c
 }

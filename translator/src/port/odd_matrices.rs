@@ -120,6 +120,75 @@ pub fn lower_odd_matrices(module: &Module) -> Cow<'_, Module> {
     }
 }
 
+/// A library call with an odd-matrix argument (`mul` of a `float1x4` and a
+/// `float4x1` is a `dot`; component-wise functions read the vectors alike). Returns
+/// false when the call cannot be rewritten.
+fn rewrite_builtin(
+    src: &Exprs,
+    dst: &mut Exprs,
+    h: Handle<Expr>,
+    builtin: Builtin,
+    args: &[Handle<Expr>],
+    ty: Type,
+) -> bool {
+    let span = src.span(h);
+    let builtin = &builtin;
+    let types: Vec<Type> = args.iter().map(|&a| src[a].ty).collect();
+    let shape = |t: Type| match t {
+        Type::Matrix { rows, cols, .. } => Some((rows, cols)),
+        _ => None,
+    };
+    // `mul(s, float1xC)` and `mul(floatRx1, s)` with a one-component `s`: the
+    // vector scaled, `s` smeared over it (the one product per component is
+    // the same either way round).
+    let scaled = match (builtin, types.as_slice()) {
+        _ if types.iter().any(|&t| as_rows(t)) => None,
+        (Builtin::MulVecMat, &[s, m]) if components(s) == Some(1) && shape(m).is_some_and(|x| x.1 >= 2) => {
+            Some((args[0], args[1]))
+        }
+        (Builtin::MulMatVec, &[m, s]) if components(s) == Some(1) && shape(m).is_some_and(|x| x.0 >= 2) => {
+            Some((args[1], args[0]))
+        }
+        _ => None,
+    };
+    if let Some((s, v)) = scaled {
+        let n = match ty {
+            Type::Vector(_, n) => n,
+            _ => 1,
+        };
+        let kind = match src[s].ty {
+            Type::Scalar(_) => ExprKind::Splat { value: s },
+            _ => ExprKind::Swizzle { base: s, components: vec![0; usize::from(n)] },
+        };
+        let smeared = dst.append(Expr { kind, ty }, span);
+        dst.get_mut(h).kind = ExprKind::Binary { op: BinaryOp::Mul, lhs: smeared, rhs: v };
+        return true;
+    }
+    let new = match (builtin, types.as_slice()) {
+        _ if types.iter().any(|&t| as_rows(t)) => None,
+        (Builtin::MulMatMat, &[a, b]) => match (shape(a), shape(b)) {
+            (Some((1, _)), Some((_, 1))) => Some(Builtin::Dot),
+            (Some((ra, _)), Some((_, 1))) if ra >= 2 && !odd(a) => Some(Builtin::MulMatVec),
+            (Some((1, _)), Some((_, cb))) if cb >= 2 && !odd(b) => Some(Builtin::MulVecMat),
+            _ => None,
+        },
+        (Builtin::MulMatVec, &[a, _]) if shape(a).is_some_and(|s| s.0 == 1) => Some(Builtin::Dot),
+        (Builtin::MulVecMat, &[_, b]) if shape(b).is_some_and(|s| s.1 == 1) => Some(Builtin::Dot),
+        (Builtin::Transpose, &[_]) => {
+            adopt(dst, h, args[0], ty);
+            return true;
+        }
+        // Component-wise functions read vectors as they read these matrices.
+        (b, _) if !matches!(b, Builtin::MulMatMat | Builtin::MulMatVec | Builtin::MulVecMat) => Some(*b),
+        _ => None,
+    };
+    match new {
+        Some(b) => dst.get_mut(h).kind = ExprKind::Builtin { builtin: b, args: args.to_vec() },
+        None => return false,
+    }
+    true
+}
+
 /// Node `h` (of lowered type `ty`) becomes what its descendant `child` computes: a
 /// copy of the child where the types agree; where one is a scalar and the other a
 /// one-component vector (a 1x1 product lowered to `dot`, a row of a column matrix),
@@ -193,59 +262,7 @@ fn rewrite(m: &mut Module, src: &Exprs, dst: &mut Exprs) -> bool {
                 dst.get_mut(h).kind = ExprKind::Construct { args: row_handles };
             }
             ExprKind::Builtin { builtin, args } if args.iter().any(|&a| odd_child(a)) => {
-                let types: Vec<Type> = args.iter().map(|&a| src[a].ty).collect();
-                let shape = |t: Type| match t {
-                    Type::Matrix { rows, cols, .. } => Some((rows, cols)),
-                    _ => None,
-                };
-                // `mul(s, float1xC)` and `mul(floatRx1, s)` with a one-component `s`: the
-                // vector scaled, `s` smeared over it (the one product per component is
-                // the same either way round).
-                let scaled = match (builtin, types.as_slice()) {
-                    _ if types.iter().any(|&t| as_rows(t)) => None,
-                    (Builtin::MulVecMat, &[s, m]) if components(s) == Some(1) && shape(m).is_some_and(|x| x.1 >= 2) => {
-                        Some((args[0], args[1]))
-                    }
-                    (Builtin::MulMatVec, &[m, s]) if components(s) == Some(1) && shape(m).is_some_and(|x| x.0 >= 2) => {
-                        Some((args[1], args[0]))
-                    }
-                    _ => None,
-                };
-                if let Some((s, v)) = scaled {
-                    let n = match ty {
-                        Type::Vector(_, n) => n,
-                        _ => 1,
-                    };
-                    let kind = match src[s].ty {
-                        Type::Scalar(_) => ExprKind::Splat { value: s },
-                        _ => ExprKind::Swizzle { base: s, components: vec![0; usize::from(n)] },
-                    };
-                    let smeared = dst.append(Expr { kind, ty }, span);
-                    dst.get_mut(h).kind = ExprKind::Binary { op: BinaryOp::Mul, lhs: smeared, rhs: v };
-                    continue;
-                }
-                let new = match (builtin, types.as_slice()) {
-                    _ if types.iter().any(|&t| as_rows(t)) => None,
-                    (Builtin::MulMatMat, &[a, b]) => match (shape(a), shape(b)) {
-                        (Some((1, _)), Some((_, 1))) => Some(Builtin::Dot),
-                        (Some((ra, _)), Some((_, 1))) if ra >= 2 && !odd(a) => Some(Builtin::MulMatVec),
-                        (Some((1, _)), Some((_, cb))) if cb >= 2 && !odd(b) => Some(Builtin::MulVecMat),
-                        _ => None,
-                    },
-                    (Builtin::MulMatVec, &[a, _]) if shape(a).is_some_and(|s| s.0 == 1) => Some(Builtin::Dot),
-                    (Builtin::MulVecMat, &[_, b]) if shape(b).is_some_and(|s| s.1 == 1) => Some(Builtin::Dot),
-                    (Builtin::Transpose, &[_]) => {
-                        adopt(dst, h, args[0], ty);
-                        continue;
-                    }
-                    // Component-wise functions read vectors as they read these matrices.
-                    (b, _) if !matches!(b, Builtin::MulMatMat | Builtin::MulMatVec | Builtin::MulVecMat) => Some(*b),
-                    _ => None,
-                };
-                match new {
-                    Some(b) => dst.get_mut(h).kind = ExprKind::Builtin { builtin: b, args: args.clone() },
-                    None => ok = false,
-                }
+                ok &= rewrite_builtin(src, dst, h, *builtin, args, ty);
             }
             ExprKind::Reshape { value } | ExprKind::Truncate { value } | ExprKind::Convert { value }
                 if odd(e.ty) || odd_child(*value) =>

@@ -184,6 +184,49 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
             let x = a(0)?;
             Ok((format!("log2({}) * 0.30102999566398120", x.text), MULTIPLICATIVE))
         }
+        Fmod | Sincos | Isfinite | Lit | Clip => helper_call(b, args, ret, helpers),
+        Any | All => {
+            let x = a(0)?;
+            let name = if b == Any { "any" } else { "all" };
+            match x.ty {
+                Type::Vector(Scalar::Bool, _) => same(name),
+                Type::Scalar(_) | Type::Vector(_, 1) => {
+                    let t = ty_name(x.ty)?;
+                    Ok((format!("{} != {t}(0)", paren(x, 10)), 9))
+                }
+                Type::Vector(..) => {
+                    let t = ty_name(x.ty)?;
+                    Ok((format!("{name}(notEqual({}, {t}(0)))", x.text), PRIMARY))
+                }
+                _ => Err(format!("`{name}` of this type")),
+            }
+        }
+        Pack2Half => Ok((format!("uintBitsToFloat(packHalf2x16({}))", a(0)?.text), PRIMARY)),
+        Unpack2Half => Ok((format!("unpackHalf2x16(floatBitsToUint({}))", a(0)?.text), PRIMARY)),
+        Pack4Ubyte => Ok((format!("uintBitsToFloat(packUnorm4x8({}))", a(0)?.text), PRIMARY)),
+        Unpack4Ubyte => Ok((format!("unpackUnorm4x8(floatBitsToUint({}))", a(0)?.text), PRIMARY)),
+        Pack4Byte => Ok((format!("uintBitsToFloat(packSnorm4x8({}))", a(0)?.text), PRIMARY)),
+        Unpack4Byte => Ok((format!("unpackSnorm4x8(floatBitsToUint({}))", a(0)?.text), PRIMARY)),
+        Pack2Ushort => Ok((format!("uintBitsToFloat(packUnorm2x16({}))", a(0)?.text), PRIMARY)),
+        Unpack2Ushort => Ok((format!("unpackUnorm2x16(floatBitsToUint({}))", a(0)?.text), PRIMARY)),
+        MulMatVec | MulVecMat | MulMatMat => Err("mul is mapped by the writer".into()),
+        _ => texture(b, args, helpers),
+    }
+}
+
+/// The library functions GLSL lacks, as calls of helpers written once per type (Cg's
+/// own definitions: `fmod`'s sign, `sincos`, `isfinite`, `lit`, `clip`).
+fn helper_call(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result<(String, u8), String> {
+    use Builtin::*;
+    let a = |i: usize| -> Result<&Arg, String> {
+        args.get(i).ok_or_else(|| format!("`{}` is missing an argument", b.name()))
+    };
+    let ty_name = |t: Type| glsl_type(t).ok_or_else(|| format!("`{}` on a type slang has no equivalent for", b.name()));
+    let same = |name: &str| -> Result<(String, u8), String> {
+        let refs: Vec<&Arg> = args.iter().collect();
+        Ok(call(name, &refs))
+    };
+    match b {
         Fmod => {
             let t = ty_name(a(0)?.ty)?;
             // The Cg standard library's own definition, which its compiler inlined:
@@ -236,32 +279,7 @@ pub fn map(b: Builtin, args: &[Arg], ret: Type, helpers: &mut Helpers) -> Result
             ));
             same(&name)
         }
-        Any | All => {
-            let x = a(0)?;
-            let name = if b == Any { "any" } else { "all" };
-            match x.ty {
-                Type::Vector(Scalar::Bool, _) => same(name),
-                Type::Scalar(_) | Type::Vector(_, 1) => {
-                    let t = ty_name(x.ty)?;
-                    Ok((format!("{} != {t}(0)", paren(x, 10)), 9))
-                }
-                Type::Vector(..) => {
-                    let t = ty_name(x.ty)?;
-                    Ok((format!("{name}(notEqual({}, {t}(0)))", x.text), PRIMARY))
-                }
-                _ => Err(format!("`{name}` of this type")),
-            }
-        }
-        Pack2Half => Ok((format!("uintBitsToFloat(packHalf2x16({}))", a(0)?.text), PRIMARY)),
-        Unpack2Half => Ok((format!("unpackHalf2x16(floatBitsToUint({}))", a(0)?.text), PRIMARY)),
-        Pack4Ubyte => Ok((format!("uintBitsToFloat(packUnorm4x8({}))", a(0)?.text), PRIMARY)),
-        Unpack4Ubyte => Ok((format!("unpackUnorm4x8(floatBitsToUint({}))", a(0)?.text), PRIMARY)),
-        Pack4Byte => Ok((format!("uintBitsToFloat(packSnorm4x8({}))", a(0)?.text), PRIMARY)),
-        Unpack4Byte => Ok((format!("unpackSnorm4x8(floatBitsToUint({}))", a(0)?.text), PRIMARY)),
-        Pack2Ushort => Ok((format!("uintBitsToFloat(packUnorm2x16({}))", a(0)?.text), PRIMARY)),
-        Unpack2Ushort => Ok((format!("unpackUnorm2x16(floatBitsToUint({}))", a(0)?.text), PRIMARY)),
-        MulMatVec | MulVecMat | MulMatMat => Err("mul is mapped by the writer".into()),
-        _ => texture(b, args, helpers),
+        _ => Err(format!("`{}` has no helper", b.name())),
     }
 }
 

@@ -44,30 +44,7 @@ impl StageWriter<'_> {
                 let i = self.expr(exprs, *index);
                 (format!("{}[{}]", paren_p(&b, PRIMARY), i.0), PRIMARY)
             }
-            ExprKind::Swizzle { base, components } => {
-                let b = self.expr(exprs, *base);
-                let scalar_base = matches!(exprs[*base].ty, Type::Scalar(_) | Type::Vector(_, 1));
-                if scalar_base {
-                    if components.len() == 1 {
-                        return b;
-                    }
-                    let t = self.type_name(e.ty);
-                    return (format!("{t}({})", b.0), PRIMARY);
-                }
-                let s: String = components.iter().map(|&c| ['x', 'y', 'z', 'w'][c as usize & 3]).collect();
-                // `v.xy.x` reads better as `v.x`: a swizzle of a swizzled path composes.
-                if let Some(prev) = self.path(exprs, *base).and_then(|p| p.swizzle) {
-                    let letters: Vec<char> = prev.chars().collect();
-                    let composed: Option<String> =
-                        components.iter().map(|&c| letters.get(c as usize).copied()).collect();
-                    if let (Some(c), Some(head)) =
-                        (composed, b.0.len().checked_sub(prev.len() + 1).and_then(|n| b.0.get(..n)))
-                    {
-                        return (format!("{head}.{c}"), PRIMARY);
-                    }
-                }
-                (format!("{}.{s}", paren_p(&b, PRIMARY)), PRIMARY)
-            }
+            ExprKind::Swizzle { base, components } => self.swizzle_expr(exprs, h, base, components),
             ExprKind::MatrixElements { base, elements } => {
                 let b = self.expr(exprs, *base);
                 let b = paren_p(&b, PRIMARY);
@@ -100,38 +77,7 @@ impl StageWriter<'_> {
                 }
                 self.binary(exprs, *op, *lhs, *rhs)
             }
-            ExprKind::Select { cond, accept, reject } => {
-                let c = self.expr(exprs, *cond);
-                let vector = matches!(exprs[*cond].ty, Type::Vector(_, n) if n > 1);
-                // `c ? true : false` on bool vectors is `c` (and the reverse `not(c)`).
-                if vector {
-                    match (bool_constant(exprs, *accept), bool_constant(exprs, *reject)) {
-                        (Some(true), Some(false)) => return c,
-                        (Some(false), Some(true)) => return (format!("not({})", c.0), PRIMARY),
-                        _ => {}
-                    }
-                }
-                let a = self.expr(exprs, *accept);
-                let r = self.expr(exprs, *reject);
-                if vector && self.dialect.lacks_bool_vector_mix() && e.ty.scalar() == Some(Scalar::Bool) {
-                    // naga has no `mix` on bool vectors: select per component in a helper.
-                    let t = self.type_name(e.ty);
-                    let n = match e.ty {
-                        Type::Vector(_, n) => n as usize,
-                        _ => 1,
-                    };
-                    let comps: Vec<String> = "xyzw".chars().take(n).map(|k| format!("c.{k} ? a.{k} : r.{k}")).collect();
-                    self.helpers.insert(
-                        format!("cg_select/{t}"),
-                        format!("{t} cg_select({t} r, {t} a, {t} c)\n{{\n    return {t}({});\n}}\n", comps.join(", ")),
-                    );
-                    (format!("cg_select({}, {}, {})", r.0, a.0, c.0), PRIMARY)
-                } else if vector {
-                    (format!("mix({}, {}, {})", r.0, a.0, c.0), PRIMARY)
-                } else {
-                    (format!("{} ? {} : {}", paren_p(&c, 3), paren_p(&a, 2), paren_p(&r, 2)), 2)
-                }
-            }
+            ExprKind::Select { cond, accept, reject } => self.select(exprs, h, cond, accept, reject),
             ExprKind::Convert { value } => {
                 let v = self.expr(exprs, *value);
                 let (from, to) = (glsl_type(exprs[*value].ty), glsl_type(e.ty));
@@ -170,60 +116,8 @@ impl StageWriter<'_> {
                     _ => (format!("{}({})", self.type_name(e.ty), v.0), PRIMARY),
                 }
             }
-            ExprKind::Reshape { value } => {
-                let v = self.expr(exprs, *value);
-                match (exprs[*value].ty, e.ty) {
-                    (Type::Matrix { rows, .. }, Type::Vector(..)) => {
-                        let t = self.type_name(e.ty);
-                        if self.is_plain(exprs, *value) {
-                            let parts: Vec<String> = (0..rows).map(|r| format!("{}[{r}]", v.0)).collect();
-                            return (format!("{t}({})", parts.join(", ")), PRIMARY);
-                        }
-                        // A computed matrix is evaluated once, in a helper.
-                        let m = self.type_name(exprs[*value].ty);
-                        let parts: Vec<String> = (0..rows).map(|r| format!("m[{r}]")).collect();
-                        let name = format!("cg_{t}_from_{m}");
-                        self.helpers.insert(
-                            format!("{name}/{m}"),
-                            format!("{t} {name}({m} m)\n{{\n    return {t}({});\n}}\n", parts.join(", ")),
-                        );
-                        (format!("{name}({})", v.0), PRIMARY)
-                    }
-                    (Type::Vector(..), Type::Matrix { .. }) if self.dialect.builds_matrices_from_columns() => {
-                        let t = self.type_name(e.ty);
-                        match self.naga_matrix_construct(exprs, &[*value], e.ty, &t, std::slice::from_ref(&v.0)) {
-                            Some(p) => p,
-                            None => (format!("{t}({})", v.0), PRIMARY),
-                        }
-                    }
-                    _ => (format!("{}({})", self.type_name(e.ty), v.0), PRIMARY),
-                }
-            }
-            ExprKind::Construct { args } => {
-                let parts: Vec<String> = args.iter().map(|&a| self.expr(exprs, a).0).collect();
-                let t = match e.ty {
-                    Type::Array(_) => {
-                        let (t, d) = self.decl_type(e.ty);
-                        format!("{t}{d}")
-                    }
-                    Type::Struct(s) => self.struct_name(s.0),
-                    _ => {
-                        if args.iter().any(|&a| exprs[a].ty.is_matrix()) {
-                            self.unsupported(
-                                Some(exprs.span(h)),
-                                "a matrix built from matrices has no direct GLSL form",
-                            );
-                        }
-                        self.type_name(e.ty)
-                    }
-                };
-                if self.dialect.builds_matrices_from_columns() {
-                    if let Some(p) = self.naga_matrix_construct(exprs, args, e.ty, &t, &parts) {
-                        return p;
-                    }
-                }
-                (format!("{t}({})", parts.join(", ")), PRIMARY)
-            }
+            ExprKind::Reshape { value } => self.reshape_expr(exprs, h, value),
+            ExprKind::Construct { args } => self.construct(exprs, h, args),
             ExprKind::Call { function, args } => {
                 let mut parts = Vec::new();
                 for &a in args {
@@ -240,24 +134,7 @@ impl StageWriter<'_> {
                 (format!("{name}({})", parts.join(", ")), PRIMARY)
             }
             ExprKind::Builtin { builtin, args } => self.builtin(exprs, *builtin, args, e.ty, exprs.span(h)),
-            ExprKind::Assign { op, target, value } => {
-                if matches!(&exprs[*target].kind, ExprKind::MatrixElements { elements, .. } if elements.len() > 1) {
-                    self.unsupported(
-                        Some(exprs.span(h)),
-                        "a multi-element matrix write mask inside an expression (write it as its own statement)",
-                    );
-                }
-                let t = self.expr(exprs, *target);
-                let v = self.expr(exprs, *value);
-                match op {
-                    Some(BinaryOp::Mul) if e.ty.is_matrix() => {
-                        let product = self.matrix_comp_mult(&t.0, &v.0, e.ty);
-                        (format!("{} = {product}", t.0), 1)
-                    }
-                    Some(op) => (format!("{} {}= {}", t.0, op.symbol(), paren_p(&v, 1)), 1),
-                    None => (format!("{} = {}", t.0, paren_p(&v, 1)), 1),
-                }
-            }
+            ExprKind::Assign { op, target, value } => self.assign(exprs, h, op, target, value),
             ExprKind::IncDec { op, target } => {
                 let t = self.expr(exprs, *target);
                 match op {
@@ -277,6 +154,158 @@ impl StageWriter<'_> {
                     .collect();
                 (parts.join(", "), 0)
             }
+        }
+    }
+
+    /// A swizzle (`v.xzy`), composed with a swizzled base where that prints as a plain path.
+    fn swizzle_expr(&mut self, exprs: &Exprs, h: Handle<Expr>, base: &Handle<Expr>, components: &[u8]) -> Printed {
+        let e = &exprs[h];
+        let b = self.expr(exprs, *base);
+        let scalar_base = matches!(exprs[*base].ty, Type::Scalar(_) | Type::Vector(_, 1));
+        if scalar_base {
+            if components.len() == 1 {
+                return b;
+            }
+            let t = self.type_name(e.ty);
+            return (format!("{t}({})", b.0), PRIMARY);
+        }
+        let s: String = components.iter().map(|&c| ['x', 'y', 'z', 'w'][c as usize & 3]).collect();
+        // `v.xy.x` reads better as `v.x`: a swizzle of a swizzled path composes.
+        if let Some(prev) = self.path(exprs, *base).and_then(|p| p.swizzle) {
+            let letters: Vec<char> = prev.chars().collect();
+            let composed: Option<String> = components.iter().map(|&c| letters.get(c as usize).copied()).collect();
+            if let (Some(c), Some(head)) = (composed, b.0.len().checked_sub(prev.len() + 1).and_then(|n| b.0.get(..n)))
+            {
+                return (format!("{head}.{c}"), PRIMARY);
+            }
+        }
+        (format!("{}.{s}", paren_p(&b, PRIMARY)), PRIMARY)
+    }
+
+    /// `c ? a : b`: GLSL's operator on a scalar condition, `mix` (or a helper where the dialect lacks it on bool vectors) per component.
+    fn select(
+        &mut self,
+        exprs: &Exprs,
+        h: Handle<Expr>,
+        cond: &Handle<Expr>,
+        accept: &Handle<Expr>,
+        reject: &Handle<Expr>,
+    ) -> Printed {
+        let e = &exprs[h];
+        let c = self.expr(exprs, *cond);
+        let vector = matches!(exprs[*cond].ty, Type::Vector(_, n) if n > 1);
+        // `c ? true : false` on bool vectors is `c` (and the reverse `not(c)`).
+        if vector {
+            match (bool_constant(exprs, *accept), bool_constant(exprs, *reject)) {
+                (Some(true), Some(false)) => return c,
+                (Some(false), Some(true)) => return (format!("not({})", c.0), PRIMARY),
+                _ => {}
+            }
+        }
+        let a = self.expr(exprs, *accept);
+        let r = self.expr(exprs, *reject);
+        if vector && self.dialect.lacks_bool_vector_mix() && e.ty.scalar() == Some(Scalar::Bool) {
+            // naga has no `mix` on bool vectors: select per component in a helper.
+            let t = self.type_name(e.ty);
+            let n = match e.ty {
+                Type::Vector(_, n) => n as usize,
+                _ => 1,
+            };
+            let comps: Vec<String> = "xyzw".chars().take(n).map(|k| format!("c.{k} ? a.{k} : r.{k}")).collect();
+            self.helpers.insert(
+                format!("cg_select/{t}"),
+                format!("{t} cg_select({t} r, {t} a, {t} c)\n{{\n    return {t}({});\n}}\n", comps.join(", ")),
+            );
+            (format!("cg_select({}, {}, {})", r.0, a.0, c.0), PRIMARY)
+        } else if vector {
+            (format!("mix({}, {}, {})", r.0, a.0, c.0), PRIMARY)
+        } else {
+            (format!("{} ? {} : {}", paren_p(&c, 3), paren_p(&a, 2), paren_p(&r, 2)), 2)
+        }
+    }
+
+    /// A vector read as a matrix of the same size, or the reverse.
+    fn reshape_expr(&mut self, exprs: &Exprs, h: Handle<Expr>, value: &Handle<Expr>) -> Printed {
+        let e = &exprs[h];
+        let v = self.expr(exprs, *value);
+        match (exprs[*value].ty, e.ty) {
+            (Type::Matrix { rows, .. }, Type::Vector(..)) => {
+                let t = self.type_name(e.ty);
+                if self.is_plain(exprs, *value) {
+                    let parts: Vec<String> = (0..rows).map(|r| format!("{}[{r}]", v.0)).collect();
+                    return (format!("{t}({})", parts.join(", ")), PRIMARY);
+                }
+                // A computed matrix is evaluated once, in a helper.
+                let m = self.type_name(exprs[*value].ty);
+                let parts: Vec<String> = (0..rows).map(|r| format!("m[{r}]")).collect();
+                let name = format!("cg_{t}_from_{m}");
+                self.helpers.insert(
+                    format!("{name}/{m}"),
+                    format!("{t} {name}({m} m)\n{{\n    return {t}({});\n}}\n", parts.join(", ")),
+                );
+                (format!("{name}({})", v.0), PRIMARY)
+            }
+            (Type::Vector(..), Type::Matrix { .. }) if self.dialect.builds_matrices_from_columns() => {
+                let t = self.type_name(e.ty);
+                match self.naga_matrix_construct(exprs, &[*value], e.ty, &t, std::slice::from_ref(&v.0)) {
+                    Some(p) => p,
+                    None => (format!("{t}({})", v.0), PRIMARY),
+                }
+            }
+            _ => (format!("{}({})", self.type_name(e.ty), v.0), PRIMARY),
+        }
+    }
+
+    /// A vector, matrix, struct or array built from parts.
+    fn construct(&mut self, exprs: &Exprs, h: Handle<Expr>, args: &[Handle<Expr>]) -> Printed {
+        let e = &exprs[h];
+        let parts: Vec<String> = args.iter().map(|&a| self.expr(exprs, a).0).collect();
+        let t = match e.ty {
+            Type::Array(_) => {
+                let (t, d) = self.decl_type(e.ty);
+                format!("{t}{d}")
+            }
+            Type::Struct(s) => self.struct_name(s.0),
+            _ => {
+                if args.iter().any(|&a| exprs[a].ty.is_matrix()) {
+                    self.unsupported(Some(exprs.span(h)), "a matrix built from matrices has no direct GLSL form");
+                }
+                self.type_name(e.ty)
+            }
+        };
+        if self.dialect.builds_matrices_from_columns() {
+            if let Some(p) = self.naga_matrix_construct(exprs, args, e.ty, &t, &parts) {
+                return p;
+            }
+        }
+        (format!("{t}({})", parts.join(", ")), PRIMARY)
+    }
+
+    /// `target = value` or `target op= value`.
+    fn assign(
+        &mut self,
+        exprs: &Exprs,
+        h: Handle<Expr>,
+        op: &Option<BinaryOp>,
+        target: &Handle<Expr>,
+        value: &Handle<Expr>,
+    ) -> Printed {
+        let e = &exprs[h];
+        if matches!(&exprs[*target].kind, ExprKind::MatrixElements { elements, .. } if elements.len() > 1) {
+            self.unsupported(
+                Some(exprs.span(h)),
+                "a multi-element matrix write mask inside an expression (write it as its own statement)",
+            );
+        }
+        let t = self.expr(exprs, *target);
+        let v = self.expr(exprs, *value);
+        match op {
+            Some(BinaryOp::Mul) if e.ty.is_matrix() => {
+                let product = self.matrix_comp_mult(&t.0, &v.0, e.ty);
+                (format!("{} = {product}", t.0), 1)
+            }
+            Some(op) => (format!("{} {}= {}", t.0, op.symbol(), paren_p(&v, 1)), 1),
+            None => (format!("{} = {}", t.0, paren_p(&v, 1)), 1),
         }
     }
 

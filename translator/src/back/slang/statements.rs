@@ -101,7 +101,8 @@ impl StageWriter<'_> {
                 // condition parenthesised.
                 let c = match cond.map(|c| self.expr(exprs, c).0) {
                     Some(c) if self.dialect.parenthesises_for_conditions() => format!("({c})"),
-                    c => c.unwrap_or_default(),
+                    Some(c) => c,
+                    None => String::new(),
                 };
                 let st = step.map_or_else(String::new, |s| self.expr(exprs, s).0);
                 self.line(level, &format!("for ({init_text}; {c}; {st})"));
