@@ -358,6 +358,18 @@ pub fn declared_parameters(
     out
 }
 
+/// A preset as loaded, with its own source map's diagnostics flattened.
+struct Loaded {
+    base: PathBuf,
+    path: PathBuf,
+    preset: Option<Preset>,
+    diags: Vec<ReportDiagnostic>,
+}
+
+/// What one job gave: the text, its diagnostics, naga's and glslang's outcomes, and the
+/// origins of its lines.
+type Outcome = (Option<String>, Vec<ReportDiagnostic>, Check, Check, Arc<Origins>);
+
 /// Plans the migration of `roots`. `progress` is called after each translation.
 pub fn plan(
     roots: &[Root],
@@ -366,12 +378,28 @@ pub fn plan(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Plan {
     // 1. Presets, each with its own source map.
-    struct Loaded {
-        base: PathBuf,
-        path: PathBuf,
-        preset: Option<Preset>,
-        diags: Vec<ReportDiagnostic>,
+    let loaded = load_presets(roots, fs);
+    // 2. Jobs: every preset pass, then every .cg no preset uses.
+    let mut pragma_cache: HashMap<(PathBuf, Vec<String>), Vec<String>> = HashMap::new();
+    let preset_parameters: Vec<Vec<String>> = loaded
+        .iter()
+        .map(|l| l.preset.as_ref().map_or_else(Vec::new, |p| declared_parameters(p, fs, &mut pragma_cache)))
+        .collect();
+    let requests = requests(roots, &loaded, &preset_parameters);
+    // 3. Translate each distinct job once, in parallel.
+    let by_job = translate_jobs(&requests, fs, validator, progress);
+    // 4. Group by source file: one output per distinct text.
+    let mut plan = Plan::default();
+    let output_of = plan_shaders(&mut plan, &requests, &by_job);
+    // 5. Presets.
+    for (l, parameters) in loaded.into_iter().zip(preset_parameters) {
+        plan_preset(&mut plan, l, parameters, &output_of);
     }
+    plan
+}
+
+/// Loads every .cgp of `roots`, sorted per root, each with its own source map.
+fn load_presets(roots: &[Root], fs: &dyn FileSystem) -> Vec<Loaded> {
     let mut loaded: Vec<Loaded> = Vec::new();
     for root in roots {
         let mut cgps = root.cgp.clone();
@@ -383,14 +411,14 @@ pub fn plan(
             loaded.push(Loaded { base: root.base.clone(), path: p, preset, diags });
         }
     }
-    // 2. Jobs: every preset pass, then every .cg no preset uses.
+    loaded
+}
+
+/// The translation requests, each with its base and who uses it: every pass of every
+/// loaded preset, then every .cg no preset uses (as a one-pass shader).
+fn requests(roots: &[Root], loaded: &[Loaded], preset_parameters: &[Vec<String>]) -> Vec<(Job, PathBuf, String)> {
     let mut requests: Vec<(Job, PathBuf, String)> = Vec::new(); // job, base, used_by
-    let mut pragma_cache: HashMap<(PathBuf, Vec<String>), Vec<String>> = HashMap::new();
-    let preset_parameters: Vec<Vec<String>> = loaded
-        .iter()
-        .map(|l| l.preset.as_ref().map_or_else(Vec::new, |p| declared_parameters(p, fs, &mut pragma_cache)))
-        .collect();
-    for (l, parameters) in loaded.iter().zip(&preset_parameters) {
+    for (l, parameters) in loaded.iter().zip(preset_parameters) {
         let Some(p) = &l.preset else { continue };
         for i in 0..p.passes.len() {
             let cg = grammar::source::normalize(&p.passes[i].shader_resolved);
@@ -410,7 +438,16 @@ pub fn plan(
             }
         }
     }
-    // 3. Translate each distinct job once, in parallel.
+    requests
+}
+
+/// Translates each distinct job of `requests` once, in parallel over the .cg files.
+fn translate_jobs(
+    requests: &[(Job, PathBuf, String)],
+    fs: &dyn FileSystem,
+    validator: Option<&Validator>,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> HashMap<Job, Outcome> {
     let mut distinct: Vec<Job> = requests.iter().map(|(j, _, _)| j.clone()).collect();
     distinct.sort();
     distinct.dedup();
@@ -423,65 +460,76 @@ pub fn plan(
     let by_cg: Vec<(PathBuf, Vec<Job>)> = by_cg.into_iter().collect();
     let total = by_cg.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    type Outcome = (Option<String>, Vec<ReportDiagnostic>, Check, Check, Arc<Origins>);
     let results: Vec<(Job, Outcome)> = by_cg
         .par_iter()
         .flat_map_iter(|(cg, jobs)| {
-            let base = analyze_file(cg, &[], fs);
-            let uses_aliases = base.1.files().any(|(_, f)| f.text.contains("_ALIAS"));
-            let mut per_aliases: BTreeMap<Vec<String>, (Analysis, SourceMap)> = BTreeMap::new();
-            let mut out = Vec::with_capacity(jobs.len());
-            // Validation depends on the text, the analysis its spans point into, and the
-            // context fields the interface rules read: contexts that translate alike
-            // (most presets reuse a pass unchanged) are validated once.
-            type ValidationKey = (bool, Vec<String>, String, usize, Vec<String>, Vec<String>);
-            let mut validated: HashMap<ValidationKey, Validation> = HashMap::new();
-            for job in jobs {
-                let options = TranslateOptions {
-                    context: job.context.context(),
-                    preset_parameters: job.parameters.clone(),
-                    ..TranslateOptions::default()
-                };
-                let mut aliases: Vec<String> = job.context.aliases.iter().filter(|a| !a.is_empty()).cloned().collect();
-                aliases.sort();
-                let own_analysis = uses_aliases && !aliases.is_empty();
-                let (analysis, sources) = if own_analysis {
-                    let entry = per_aliases.entry(aliases.clone()).or_insert_with(|| analyze_file(cg, &aliases, fs));
-                    (&entry.0, &entry.1)
-                } else {
-                    (&base.0, &base.1)
-                };
-                let t = port(analysis, &options);
-                let v = match (validator, &t.text) {
-                    (Some(validate), Some(text)) => {
-                        let c = &options.context;
-                        let key =
-                            (own_analysis, aliases.clone(), text.clone(), c.pass, c.aliases.clone(), c.luts.clone());
-                        validated.entry(key).or_insert_with(|| validate(&t, c)).clone()
-                    }
-                    _ => Validation::SKIPPED,
-                };
-                let mut diags = report_diagnostics(sources, &t.diagnostics);
-                diags.extend(report_diagnostics(sources, &v.diagnostics));
-                // Findings about the file as a whole (no span) name the file.
-                for d in diags.iter_mut().filter(|d| d.file.is_empty()) {
-                    d.file = cg.display().to_string();
-                }
-                let origins = Arc::new(Origins::of(sources, &t.line_map));
-                out.push((job.clone(), (t.text, diags, v.naga, v.glslang, origins)));
-            }
+            let out = translate_file(cg, jobs, fs, validator);
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             progress(n, total);
             out
         })
         .collect();
-    let by_job: HashMap<Job, Outcome> = results.into_iter().collect();
+    results.into_iter().collect()
+}
 
-    // 4. Group by source file: one output per distinct text.
-    let mut plan = Plan::default();
+/// Translates the jobs of one .cg: analysed once (again per alias set where the text
+/// mentions `_ALIAS`), ported per context, validated once per distinct text and context.
+fn translate_file(cg: &Path, jobs: &[Job], fs: &dyn FileSystem, validator: Option<&Validator>) -> Vec<(Job, Outcome)> {
+    let base = analyze_file(cg, &[], fs);
+    let uses_aliases = base.1.files().any(|(_, f)| f.text.contains("_ALIAS"));
+    let mut per_aliases: BTreeMap<Vec<String>, (Analysis, SourceMap)> = BTreeMap::new();
+    let mut out = Vec::with_capacity(jobs.len());
+    // Validation depends on the text, the analysis its spans point into, and the
+    // context fields the interface rules read: contexts that translate alike
+    // (most presets reuse a pass unchanged) are validated once.
+    type ValidationKey = (bool, Vec<String>, String, usize, Vec<String>, Vec<String>);
+    let mut validated: HashMap<ValidationKey, Validation> = HashMap::new();
+    for job in jobs {
+        let options = TranslateOptions {
+            context: job.context.context(),
+            preset_parameters: job.parameters.clone(),
+            ..TranslateOptions::default()
+        };
+        let mut aliases: Vec<String> = job.context.aliases.iter().filter(|a| !a.is_empty()).cloned().collect();
+        aliases.sort();
+        let own_analysis = uses_aliases && !aliases.is_empty();
+        let (analysis, sources) = if own_analysis {
+            let entry = per_aliases.entry(aliases.clone()).or_insert_with(|| analyze_file(cg, &aliases, fs));
+            (&entry.0, &entry.1)
+        } else {
+            (&base.0, &base.1)
+        };
+        let t = port(analysis, &options);
+        let v = match (validator, &t.text) {
+            (Some(validate), Some(text)) => {
+                let c = &options.context;
+                let key = (own_analysis, aliases.clone(), text.clone(), c.pass, c.aliases.clone(), c.luts.clone());
+                validated.entry(key).or_insert_with(|| validate(&t, c)).clone()
+            }
+            _ => Validation::SKIPPED,
+        };
+        let mut diags = report_diagnostics(sources, &t.diagnostics);
+        diags.extend(report_diagnostics(sources, &v.diagnostics));
+        // Findings about the file as a whole (no span) name the file.
+        for d in diags.iter_mut().filter(|d| d.file.is_empty()) {
+            d.file = cg.display().to_string();
+        }
+        let origins = Arc::new(Origins::of(sources, &t.line_map));
+        out.push((job.clone(), (t.text, diags, v.naga, v.glslang, origins)));
+    }
+    out
+}
+
+/// Adds one shader output per distinct text of each source file to `plan`, in request
+/// order; returns the output each job uses.
+fn plan_shaders(
+    plan: &mut Plan,
+    requests: &[(Job, PathBuf, String)],
+    by_job: &HashMap<Job, Outcome>,
+) -> HashMap<Job, usize> {
     let mut output_of: HashMap<Job, usize> = HashMap::new();
     let mut per_source: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
-    for (job, base, used_by) in &requests {
+    for (job, base, used_by) in requests {
         let (text, diags, naga, glslang, origins) =
             by_job.get(job).cloned().unwrap_or((None, Vec::new(), Check::Skipped, Check::Skipped, Arc::default()));
         let variants = per_source.entry(job.cg.clone()).or_default();
@@ -533,77 +581,79 @@ pub fn plan(
         plan.shaders[index].used_by.push(used_by.clone());
         output_of.insert(job.clone(), index);
     }
-    // 5. Presets.
-    for (l, parameters) in loaded.into_iter().zip(preset_parameters) {
-        let (output, _) = mirror(&l.base, &l.path, "slangp");
-        let mut diags = l.diags;
-        let Some(p) = l.preset else {
-            plan.presets.push(PresetOut {
-                source: l.path,
-                output,
-                text: None,
-                status: Status::Error,
-                diagnostics: diags,
-                passes_ok: 0,
-                passes: 0,
-                pass_shaders: Vec::new(),
-                parameters,
-            });
-            continue;
-        };
-        let mut shader_paths = Vec::new();
-        let mut pass_shaders = Vec::new();
-        let mut passes_ok = 0;
-        for i in 0..p.passes.len() {
-            let cg = grammar::source::normalize(&p.passes[i].shader_resolved);
-            let job = Job { cg, context: ContextKey::from(&p.pass_context(i)), parameters: parameters.clone() };
-            pass_shaders.push(output_of.get(&job).copied());
-            let s = output_of.get(&job).map(|&k| &plan.shaders[k]);
-            match s {
-                Some(s) if s.text.is_some() => {
-                    passes_ok += 1;
-                    shader_paths.push(relative(&output, &s.output));
-                }
-                Some(s) => {
-                    diags.push(ReportDiagnostic {
-                        code: crate::codes::E_PRESET_PASS_FAILED.into(),
-                        severity: Severity::Error,
-                        message: format!("pass {i} ({}) did not translate", s.source.display()),
-                        file: l.path.display().to_string(),
-                        line: 0,
-                        column: 0,
-                    });
-                    shader_paths.push(relative(&output, &s.output));
-                }
-                None => shader_paths.push(String::new()),
-            }
-        }
-        let mut lut_paths = Vec::new();
-        for lut in &p.textures {
-            let src = grammar::source::normalize(&lut.resolved);
-            let ext = src.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
-            let (out, _) = mirror(&l.base, &src, &ext);
-            lut_paths.push(relative(&output, &out));
-            let copy = Copy { source: src, output: out };
-            if !plan.copies.contains(&copy) {
-                plan.copies.push(copy);
-            }
-        }
-        let text = (passes_ok == p.passes.len()).then(|| preset::write_slangp(&p, &shader_paths, &lut_paths));
-        let status = if text.is_some() { Status::of(&diags) } else { Status::Error };
+    output_of
+}
+
+/// Adds the .slangp output of one loaded preset to `plan` (text only when every pass
+/// translated), with the LUT copies it needs.
+fn plan_preset(plan: &mut Plan, l: Loaded, parameters: Vec<String>, output_of: &HashMap<Job, usize>) {
+    let (output, _) = mirror(&l.base, &l.path, "slangp");
+    let mut diags = l.diags;
+    let Some(p) = l.preset else {
         plan.presets.push(PresetOut {
             source: l.path,
             output,
-            text,
-            status,
+            text: None,
+            status: Status::Error,
             diagnostics: diags,
-            passes_ok,
-            passes: p.passes.len(),
-            pass_shaders,
+            passes_ok: 0,
+            passes: 0,
+            pass_shaders: Vec::new(),
             parameters,
         });
+        return;
+    };
+    let mut shader_paths = Vec::new();
+    let mut pass_shaders = Vec::new();
+    let mut passes_ok = 0;
+    for i in 0..p.passes.len() {
+        let cg = grammar::source::normalize(&p.passes[i].shader_resolved);
+        let job = Job { cg, context: ContextKey::from(&p.pass_context(i)), parameters: parameters.clone() };
+        pass_shaders.push(output_of.get(&job).copied());
+        let s = output_of.get(&job).map(|&k| &plan.shaders[k]);
+        match s {
+            Some(s) if s.text.is_some() => {
+                passes_ok += 1;
+                shader_paths.push(relative(&output, &s.output));
+            }
+            Some(s) => {
+                diags.push(ReportDiagnostic {
+                    code: crate::codes::E_PRESET_PASS_FAILED.into(),
+                    severity: Severity::Error,
+                    message: format!("pass {i} ({}) did not translate", s.source.display()),
+                    file: l.path.display().to_string(),
+                    line: 0,
+                    column: 0,
+                });
+                shader_paths.push(relative(&output, &s.output));
+            }
+            None => shader_paths.push(String::new()),
+        }
     }
-    plan
+    let mut lut_paths = Vec::new();
+    for lut in &p.textures {
+        let src = grammar::source::normalize(&lut.resolved);
+        let ext = src.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
+        let (out, _) = mirror(&l.base, &src, &ext);
+        lut_paths.push(relative(&output, &out));
+        let copy = Copy { source: src, output: out };
+        if !plan.copies.contains(&copy) {
+            plan.copies.push(copy);
+        }
+    }
+    let text = (passes_ok == p.passes.len()).then(|| preset::write_slangp(&p, &shader_paths, &lut_paths));
+    let status = if text.is_some() { Status::of(&diags) } else { Status::Error };
+    plan.presets.push(PresetOut {
+        source: l.path,
+        output,
+        text,
+        status,
+        diagnostics: diags,
+        passes_ok,
+        passes: p.passes.len(),
+        pass_shaders,
+        parameters,
+    });
 }
 
 #[cfg(test)]

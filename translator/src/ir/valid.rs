@@ -186,17 +186,7 @@ impl<'a> Validator<'a> {
                 vec![]
             }
             ExprKind::Var(v) => {
-                let t = match (v, f) {
-                    (Var::Global(g), _) => m.globals.get(*g).map(|g| g.ty),
-                    (Var::Local(l), Some(f)) => f.locals.get(*l).map(|l| l.ty),
-                    (Var::Param(i), Some(f)) => f.params.get(*i as usize).map(|p| p.ty),
-                    _ => None,
-                };
-                match t {
-                    Some(t) if t == e.ty || (t.is_sampler() && e.ty.is_sampler()) => {}
-                    Some(_) => problems.push(bad("variable used with another type")),
-                    None => problems.push(bad("variable does not exist here")),
-                }
+                var_node(m, e, v, f, &bad, &mut problems);
                 vec![]
             }
             ExprKind::Member { base, field } => {
@@ -222,39 +212,11 @@ impl<'a> Validator<'a> {
                 vec![*base, *index]
             }
             ExprKind::Swizzle { base, components } => {
-                let (s, size) = match ty_of(*base) {
-                    Some(Type::Vector(s, n)) => (Some(s), n),
-                    Some(Type::Scalar(s)) => (Some(s), 1),
-                    _ => (None, 0),
-                };
-                let want = if components.len() == 1 {
-                    s.map(Type::Scalar)
-                } else {
-                    s.map(|s| Type::vec(s, components.len() as u8))
-                };
-                if components.is_empty()
-                    || components.len() > 4
-                    || components.iter().any(|&c| c >= size)
-                    || want != Some(e.ty)
-                {
-                    problems.push(bad("bad swizzle"));
-                }
+                swizzle_node(e, base, components, &ty_of, &bad, &mut problems);
                 vec![*base]
             }
             ExprKind::MatrixElements { base, elements } => {
-                match ty_of(*base) {
-                    Some(Type::Matrix { scalar, rows, cols }) => {
-                        let want = if elements.len() == 1 {
-                            Type::Scalar(scalar)
-                        } else {
-                            Type::vec(scalar, elements.len() as u8)
-                        };
-                        if elements.iter().any(|&(r, c)| r >= rows || c >= cols) || want != e.ty {
-                            problems.push(bad("bad matrix elements"));
-                        }
-                    }
-                    _ => problems.push(bad("matrix elements of a non-matrix")),
-                }
+                matrix_elements_node(e, base, elements, &ty_of, &bad, &mut problems);
                 vec![*base]
             }
             ExprKind::Unary { op, operand } => {
@@ -282,17 +244,7 @@ impl<'a> Validator<'a> {
                 vec![*lhs, *rhs]
             }
             ExprKind::Select { cond, accept, reject } => {
-                let c = ty_of(*cond);
-                let ok_cond = match c {
-                    Some(Type::Scalar(Scalar::Bool)) => true,
-                    Some(Type::Vector(Scalar::Bool, n)) => {
-                        e.ty == Type::Vector(e.ty.scalar().unwrap_or(Scalar::Bool), n)
-                    }
-                    _ => false,
-                };
-                if !ok_cond || ty_of(*accept) != Some(e.ty) || ty_of(*reject) != Some(e.ty) {
-                    problems.push(bad("bad select"));
-                }
+                select_node(e, cond, accept, reject, &ty_of, &bad, &mut problems);
                 vec![*cond, *accept, *reject]
             }
             ExprKind::Convert { value } => {
@@ -326,49 +278,11 @@ impl<'a> Validator<'a> {
                 vec![*value]
             }
             ExprKind::Construct { args } => {
-                match e.ty {
-                    Type::Vector(..) | Type::Matrix { .. } => {
-                        let sum: Option<u32> = args.iter().map(|&a| ty_of(a).and_then(|t| t.components())).sum();
-                        let scalars_ok = args.iter().all(|&a| ty_of(a).and_then(|t| t.scalar()) == e.ty.scalar());
-                        if sum != e.ty.components() || !scalars_ok {
-                            problems.push(bad("constructor components"));
-                        }
-                    }
-                    Type::Struct(s) => {
-                        let fields = &m.struct_def(s).fields;
-                        if fields.len() != args.len() || fields.iter().zip(args).any(|(f, &a)| ty_of(a) != Some(f.ty)) {
-                            problems.push(bad("struct constructor fields"));
-                        }
-                    }
-                    Type::Array(a) => {
-                        let a = m.array_type(a);
-                        if a.len != Some(args.len() as u32) || args.iter().any(|&x| ty_of(x) != Some(a.elem)) {
-                            problems.push(bad("array constructor elements"));
-                        }
-                    }
-                    _ => problems.push(bad("constructor of a non-aggregate")),
-                }
+                construct_node(m, e, args, &ty_of, &bad, &mut problems);
                 args.clone()
             }
             ExprKind::Call { function, args } => {
-                match m.functions.get(*function) {
-                    Some(callee) => {
-                        if callee.params.len() != args.len() || callee.ret != e.ty {
-                            problems.push(bad("call arity or return type"));
-                        }
-                        for (p, &a) in callee.params.iter().zip(args) {
-                            let t = ty_of(a);
-                            let ok = t == Some(p.ty) || (p.ty.is_sampler() && t.is_some_and(Type::is_sampler));
-                            if !ok {
-                                problems.push(bad(&format!("argument for {} has the wrong type", p.name)));
-                            }
-                            if p.dir != ParamDir::In && !self.is_place(exprs, a) {
-                                problems.push(bad("out argument is not a place"));
-                            }
-                        }
-                    }
-                    None => problems.push(bad("call of a missing function")),
-                }
+                problems.extend(self.call_node(exprs, e, function, args, &ty_of, &bad));
                 args.clone()
             }
             ExprKind::Builtin { args, .. } => args.clone(),
@@ -393,23 +307,183 @@ impl<'a> Validator<'a> {
                 }
                 list.clone()
             }
-            ExprKind::Ported(Ported::Runtime(_)) => {
-                if !(e.ty.is_numeric_shape() || e.ty.is_sampler()) {
-                    problems.push(bad("a runtime value is a number, vector, matrix or sampler"));
-                }
-                vec![]
-            }
-            ExprKind::Ported(Ported::EagerLogical { lhs, rhs, .. }) => {
-                let bools = e.ty.scalar() == Some(Scalar::Bool) && !e.ty.is_matrix();
-                if !bools || ty_of(*lhs) != Some(e.ty) || ty_of(*rhs) != Some(e.ty) {
-                    problems.push(bad("eager logical operands must have its bool type"));
-                }
-                vec![*lhs, *rhs]
-            }
+            ExprKind::Ported(p) => ported_node(e, p, &ty_of, &bad, &mut problems),
         };
         for p in problems {
             self.err(p);
         }
         children
+    }
+}
+
+/// The type of a child expression, `None` when its handle is out of bounds.
+type TyOf<'a> = dyn Fn(Handle<Expr>) -> Option<Type> + 'a;
+/// A problem with the node being checked, as reported.
+type Bad<'a> = dyn Fn(&str) -> String + 'a;
+
+impl Validator<'_> {
+    /// A call: arity, return type, argument types, `out` arguments that are places. Returns
+    /// the problems found, in order.
+    fn call_node(
+        &self,
+        exprs: &Exprs,
+        e: &Expr,
+        function: &Handle<Function>,
+        args: &[Handle<Expr>],
+        ty_of: &TyOf<'_>,
+        bad: &Bad<'_>,
+    ) -> Vec<String> {
+        let mut problems = Vec::new();
+        let m = self.m;
+        match m.functions.get(*function) {
+            Some(callee) => {
+                if callee.params.len() != args.len() || callee.ret != e.ty {
+                    problems.push(bad("call arity or return type"));
+                }
+                for (p, &a) in callee.params.iter().zip(args) {
+                    let t = ty_of(a);
+                    let ok = t == Some(p.ty) || (p.ty.is_sampler() && t.is_some_and(Type::is_sampler));
+                    if !ok {
+                        problems.push(bad(&format!("argument for {} has the wrong type", p.name)));
+                    }
+                    if p.dir != ParamDir::In && !self.is_place(exprs, a) {
+                        problems.push(bad("out argument is not a place"));
+                    }
+                }
+            }
+            None => problems.push(bad("call of a missing function")),
+        }
+        problems
+    }
+}
+
+/// A variable: it exists where it is used, with the node's type (samplers alike).
+fn var_node(m: &Module, e: &Expr, v: &Var, f: Option<&Function>, bad: &Bad<'_>, problems: &mut Vec<String>) {
+    let t = match (v, f) {
+        (Var::Global(g), _) => m.globals.get(*g).map(|g| g.ty),
+        (Var::Local(l), Some(f)) => f.locals.get(*l).map(|l| l.ty),
+        (Var::Param(i), Some(f)) => f.params.get(*i as usize).map(|p| p.ty),
+        _ => None,
+    };
+    match t {
+        Some(t) if t == e.ty || (t.is_sampler() && e.ty.is_sampler()) => {}
+        Some(_) => problems.push(bad("variable used with another type")),
+        None => problems.push(bad("variable does not exist here")),
+    }
+}
+
+/// A vector swizzle: one to four components its base has, typed by their count.
+fn swizzle_node(
+    e: &Expr,
+    base: &Handle<Expr>,
+    components: &[u8],
+    ty_of: &TyOf<'_>,
+    bad: &Bad<'_>,
+    problems: &mut Vec<String>,
+) {
+    let (s, size) = match ty_of(*base) {
+        Some(Type::Vector(s, n)) => (Some(s), n),
+        Some(Type::Scalar(s)) => (Some(s), 1),
+        _ => (None, 0),
+    };
+    let want =
+        if components.len() == 1 { s.map(Type::Scalar) } else { s.map(|s| Type::vec(s, components.len() as u8)) };
+    if components.is_empty() || components.len() > 4 || components.iter().any(|&c| c >= size) || want != Some(e.ty) {
+        problems.push(bad("bad swizzle"));
+    }
+}
+
+/// Matrix elements: of a matrix, inside it, typed by their count.
+fn matrix_elements_node(
+    e: &Expr,
+    base: &Handle<Expr>,
+    elements: &[(u8, u8)],
+    ty_of: &TyOf<'_>,
+    bad: &Bad<'_>,
+    problems: &mut Vec<String>,
+) {
+    match ty_of(*base) {
+        Some(Type::Matrix { scalar, rows, cols }) => {
+            let want = if elements.len() == 1 { Type::Scalar(scalar) } else { Type::vec(scalar, elements.len() as u8) };
+            if elements.iter().any(|&(r, c)| r >= rows || c >= cols) || want != e.ty {
+                problems.push(bad("bad matrix elements"));
+            }
+        }
+        _ => problems.push(bad("matrix elements of a non-matrix")),
+    }
+}
+
+/// A select: a bool condition (a bool vector of the operands' size) and both operands
+/// of the node's type.
+fn select_node(
+    e: &Expr,
+    cond: &Handle<Expr>,
+    accept: &Handle<Expr>,
+    reject: &Handle<Expr>,
+    ty_of: &TyOf<'_>,
+    bad: &Bad<'_>,
+    problems: &mut Vec<String>,
+) {
+    let c = ty_of(*cond);
+    let ok_cond = match c {
+        Some(Type::Scalar(Scalar::Bool)) => true,
+        Some(Type::Vector(Scalar::Bool, n)) => e.ty == Type::Vector(e.ty.scalar().unwrap_or(Scalar::Bool), n),
+        _ => false,
+    };
+    if !ok_cond || ty_of(*accept) != Some(e.ty) || ty_of(*reject) != Some(e.ty) {
+        problems.push(bad("bad select"));
+    }
+}
+
+/// A constructor: the components of a vector or matrix, the fields of a struct, the
+/// elements of a sized array.
+fn construct_node(
+    m: &Module,
+    e: &Expr,
+    args: &[Handle<Expr>],
+    ty_of: &TyOf<'_>,
+    bad: &Bad<'_>,
+    problems: &mut Vec<String>,
+) {
+    match e.ty {
+        Type::Vector(..) | Type::Matrix { .. } => {
+            let sum: Option<u32> = args.iter().map(|&a| ty_of(a).and_then(|t| t.components())).sum();
+            let scalars_ok = args.iter().all(|&a| ty_of(a).and_then(|t| t.scalar()) == e.ty.scalar());
+            if sum != e.ty.components() || !scalars_ok {
+                problems.push(bad("constructor components"));
+            }
+        }
+        Type::Struct(s) => {
+            let fields = &m.struct_def(s).fields;
+            if fields.len() != args.len() || fields.iter().zip(args).any(|(f, &a)| ty_of(a) != Some(f.ty)) {
+                problems.push(bad("struct constructor fields"));
+            }
+        }
+        Type::Array(a) => {
+            let a = m.array_type(a);
+            if a.len != Some(args.len() as u32) || args.iter().any(|&x| ty_of(x) != Some(a.elem)) {
+                problems.push(bad("array constructor elements"));
+            }
+        }
+        _ => problems.push(bad("constructor of a non-aggregate")),
+    }
+}
+
+/// The porting passes' own forms ([`Ported`]); returns the children.
+fn ported_node(e: &Expr, p: &Ported, ty_of: &TyOf<'_>, bad: &Bad<'_>, problems: &mut Vec<String>) -> Vec<Handle<Expr>> {
+    match p {
+        Ported::Runtime(_) => {
+            if !(e.ty.is_numeric_shape() || e.ty.is_sampler()) {
+                problems.push(bad("a runtime value is a number, vector, matrix or sampler"));
+            }
+            vec![]
+        }
+        Ported::EagerLogical { lhs, rhs, .. } => {
+            let bools = e.ty.scalar() == Some(Scalar::Bool) && !e.ty.is_matrix();
+            if !bools || ty_of(*lhs) != Some(e.ty) || ty_of(*rhs) != Some(e.ty) {
+                problems.push(bad("eager logical operands must have its bool type"));
+            }
+            vec![*lhs, *rhs]
+        }
     }
 }
