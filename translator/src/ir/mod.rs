@@ -508,14 +508,15 @@ impl Exprs {
         })
     }
 
-    /// Every node of the tree at `root`, parents before children.
+    /// Every node of the tree at `root`, parents before children, operands in
+    /// evaluation order.
     pub fn tree(&self, root: Handle<Expr>) -> Vec<Handle<Expr>> {
         let mut out = Vec::new();
         let mut work = vec![root];
         while let Some(h) = work.pop() {
             if self.contains(h) {
                 out.push(h);
-                work.extend(self[h].kind.children());
+                work.extend(self[h].kind.children().into_iter().rev());
             }
         }
         out
