@@ -8,7 +8,7 @@
 //! this pass are errors (E04xx) that say what the runtime would have done.
 
 use crate::codes;
-use crate::ir::{Global, Module, Param, ParamDir, Scalar, Storage, Type, Var};
+use crate::ir::{Global, Handle, Module, Param, ParamDir, Scalar, Storage, Type, Var};
 use crate::retro::{texture_struct, CgTextureStruct, PassContext, Texture};
 use grammar::Diagnostic;
 use std::collections::{BTreeMap, HashSet};
@@ -38,14 +38,14 @@ pub enum Binding {
 #[derive(Clone, Debug, Default)]
 pub struct Bindings {
     pub params: Vec<Binding>,
-    pub globals: BTreeMap<u32, Binding>,
+    pub globals: BTreeMap<Handle<Global>, Binding>,
 }
 
 impl Bindings {
     pub fn of(&self, v: Var) -> Option<&Binding> {
         match v {
             Var::Param(i) => self.params.get(i as usize),
-            Var::Global(g) => self.globals.get(&(g.index() as u32)),
+            Var::Global(g) => self.globals.get(&g),
             Var::Local(_) => None,
         }
     }
@@ -83,7 +83,7 @@ pub fn bind(module: &Module, ctx: &PassContext, parameters: &[String], diags: &m
     let params: HashSet<&str> = parameters.iter().map(String::as_str).collect();
     for (h, g) in module.globals.iter() {
         let binding = global_binding(module, g, ctx, &params, &mut seen_source, diags);
-        b.globals.insert(h.index() as u32, binding);
+        b.globals.insert(h, binding);
     }
     b
 }

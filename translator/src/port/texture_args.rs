@@ -84,7 +84,7 @@ pub fn alias_copies<'m>(module: &'m Module, bindings: &mut Bindings) -> Cow<'m, 
         });
     }
     for (_, g, b) in copies {
-        bindings.globals.insert(g.index() as u32, b);
+        bindings.globals.insert(g, b);
     }
     Cow::Owned(out)
 }

@@ -78,7 +78,7 @@ impl StageWriter<'_> {
     pub(super) fn name_globals_and_functions(&mut self, order: &[Handle<Function>]) {
         for (i, s) in self.m.structs.iter().enumerate() {
             let name = self.namer.name(s.name.as_deref().unwrap_or("Anonymous"));
-            self.struct_names.insert(i as u32, name);
+            self.struct_names.insert(StructId(i as u32), name);
         }
         for (h, g) in self.m.globals.iter() {
             let name = self.namer.name(&g.name);
@@ -216,7 +216,7 @@ impl StageWriter<'_> {
         }
         for (h, g) in self.m.globals.iter() {
             if self.global_names.contains_key(&h)
-                && matches!(self.b.globals.get(&(h.index() as u32)), Some(Binding::Private | Binding::Unbound))
+                && matches!(self.b.globals.get(&h), Some(Binding::Private | Binding::Unbound))
             {
                 note(g.ty, &mut used);
             }
@@ -240,13 +240,13 @@ impl StageWriter<'_> {
         let ordered: Vec<u32> = used.into_iter().collect();
         for s in ordered {
             let def = &self.m.structs[s as usize];
-            let mut text = format!("\nstruct {}\n{{\n", self.struct_names[&s]);
+            let mut text = format!("\nstruct {}\n{{\n", self.struct_name(StructId(s)));
             let mut field_namer = Namer::new();
             for f in &def.fields {
                 if f.ty.is_sampler() {
                     self.unsupported(
                         Some(f.span),
-                        format!("struct `{}` holds a sampler, which GLSL structs cannot", self.struct_names[&s]),
+                        format!("struct `{}` holds a sampler, which GLSL structs cannot", self.struct_name(StructId(s))),
                     );
                     continue;
                 }
@@ -306,7 +306,7 @@ impl StageWriter<'_> {
         let mut deferred: HashSet<Handle<crate::ir::Global>> = HashSet::new();
         for g in referenced {
             let global = &self.m.globals[g];
-            let binding = self.b.globals.get(&(g.index() as u32)).cloned().unwrap_or(Binding::Private);
+            let binding = self.b.globals.get(&g).cloned().unwrap_or(Binding::Private);
             match binding {
                 Binding::Private | Binding::Unbound => {
                     if global.ty.is_sampler() {
@@ -360,7 +360,7 @@ impl StageWriter<'_> {
         match ty {
             Type::Struct(s) => {
                 let fields: Vec<String> = self.m.struct_def(s).fields.iter().map(|f| self.zero(f.ty)).collect();
-                format!("{}({})", self.struct_name(s.0), fields.join(", "))
+                format!("{}({})", self.struct_name(s), fields.join(", "))
             }
             Type::Array(a) => {
                 let at = self.m.array_type(a);
@@ -402,7 +402,7 @@ impl StageWriter<'_> {
             t = at.elem;
         }
         let name = match t {
-            Type::Struct(s) => self.struct_names.get(&s.0).cloned().unwrap_or_else(|| "S".into()),
+            Type::Struct(s) => self.struct_names.get(&s).cloned().unwrap_or_else(|| "S".into()),
             other => glsl_type(other).unwrap_or_else(|| self.m.type_name(other)),
         };
         (name, dims)

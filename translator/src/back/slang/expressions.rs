@@ -265,7 +265,7 @@ impl StageWriter<'_> {
                 let (t, d) = self.decl_type(e.ty);
                 format!("{t}{d}")
             }
-            Type::Struct(s) => self.struct_name(s.0),
+            Type::Struct(s) => self.struct_name(s),
             _ => {
                 if args.iter().any(|&a| exprs[a].ty.is_matrix()) {
                     self.unsupported(Some(exprs.span(h)), "a matrix built from matrices has no direct GLSL form");
@@ -342,7 +342,7 @@ impl StageWriter<'_> {
                 }
                 (self.param_names.get(i as usize).cloned().unwrap_or_else(|| format!("arg{i}")), PRIMARY)
             }
-            Var::Global(g) => match self.b.globals.get(&(g.index() as u32)).cloned() {
+            Var::Global(g) => match self.b.globals.get(&g).cloned() {
                 Some(Binding::Parameter(p)) => {
                     // Parameters are floats in slang; an integer uniform reads one converted.
                     let value = self.uniform(Uniform::Parameter(p));

@@ -162,7 +162,7 @@ impl StageWriter<'_> {
                         self.slot_value(Place::ParamField(i, f), fty)
                     })
                     .collect();
-                format!("{}({})", self.struct_name(s.0), fields.join(", "))
+                format!("{}({})", self.struct_name(s), fields.join(", "))
             }
             _ => self.slot_value(Place::Param(i), ty),
         }
@@ -192,7 +192,7 @@ impl StageWriter<'_> {
                     let base = if self.is_plain(exprs, h) {
                         value
                     } else {
-                        let t = self.struct_name(s.0);
+                        let t = self.struct_name(s);
                         self.line(level, &format!("{t} result = {value};"));
                         "result".into()
                     };

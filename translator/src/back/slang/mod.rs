@@ -36,7 +36,7 @@ use plan::{plan_stage, StagePlan};
 use text::*;
 
 use crate::codes;
-use crate::ir::{Function, Handle, Module, Stage, Type, Var};
+use crate::ir::{Function, Handle, Module, Stage, StructId, Type, Var};
 use crate::port::connectors::{Connectors, Place};
 use crate::port::dialect::Dialect;
 use crate::port::names::Namer;
@@ -248,7 +248,7 @@ struct StageWriter<'a> {
     namer: Namer,
     global_names: HashMap<Handle<crate::ir::Global>, String>,
     fn_names: HashMap<Handle<Function>, String>,
-    struct_names: HashMap<u32, String>,
+    struct_names: HashMap<StructId, String>,
     /// Local and parameter names of the function being written.
     local_names: HashMap<Handle<crate::ir::Local>, String>,
     param_names: Vec<String>,
@@ -347,8 +347,8 @@ impl<'a> StageWriter<'a> {
     }
 
     /// The name of struct `s` ([`Self::spelled`]).
-    fn struct_name(&self, s: u32) -> String {
-        self.spelled(self.struct_names.get(&s).cloned(), || format!("struct #{s}"))
+    fn struct_name(&self, s: StructId) -> String {
+        self.spelled(self.struct_names.get(&s).cloned(), || format!("struct #{}", s.0))
     }
 
     /// The stage's diagnostics, with one internal error per unnamed thing and one when

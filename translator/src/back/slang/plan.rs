@@ -185,7 +185,7 @@ impl Reads<'_> {
         for g in referenced {
             let global = &self.m.globals[g];
             let private =
-                matches!(self.b.globals.get(&(g.index() as u32)), None | Some(Binding::Private | Binding::Unbound));
+                matches!(self.b.globals.get(&g), None | Some(Binding::Private | Binding::Unbound));
             if private && !global.ty.is_sampler() {
                 if let Some(init) = global.init {
                     self.expr(&self.m.global_exprs, init);
