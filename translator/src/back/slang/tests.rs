@@ -13,7 +13,7 @@ fn a_type_without_a_glsl_name_is_an_internal_error_not_an_empty_name() {
     let odd = Type::Matrix { scalar: Scalar::Float, rows: 1, cols: 3 };
     assert_eq!(w.type_name(odd), "");
     assert_eq!(w.type_name(odd), "");
-    assert_eq!(w.struct_name(7), "");
+    assert_eq!(w.struct_name(crate::ir::StructId(7)), "");
     let d = w.take_diagnostics();
     assert_eq!(d.len(), 2, "one error per unnamed thing: {d:?}");
     assert!(d.iter().all(|d| d.code == codes::E_WRITER_INTERNAL && d.is_error()));
