@@ -10,6 +10,11 @@ mod cmd;
 
 use std::process::ExitCode;
 
+/// mimalloc for the whole process: the front end, the writer, glslang and naga make
+/// many short-lived allocations, which glibc's allocator served slowly.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     cmd::main()
 }
