@@ -8,6 +8,7 @@
 
 use crate::back::slang::{self, StageText, WriteInput};
 use crate::ir::{Module, Stage};
+use crate::port::dialect::Dialect;
 use crate::port::{self, semantics};
 use crate::retro::PassContext;
 use crate::sema::{self, SemaOptions};
@@ -199,9 +200,14 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
     if grammar::has_errors(&diagnostics) {
         return Translation { line_map: written.line_map, ..Translation::failed(diagnostics) };
     }
-    let naga = slang::write_naga(&input);
-    let naga_diagnostics: Vec<Diagnostic> =
-        naga.diagnostics.into_iter().filter(|d| d.is_error() && !diagnostics.contains(d)).collect();
+    let naga_stages = port::for_dialect(&ported, Dialect::Naga);
+    let naga = slang::write_naga(&WriteInput { vertex: &naga_stages.vertex, fragment: &naga_stages.fragment, ..input });
+    let naga_diagnostics: Vec<Diagnostic> = naga_stages
+        .diagnostics
+        .into_iter()
+        .chain(naga.diagnostics)
+        .filter(|d| d.is_error() && !diagnostics.contains(d))
+        .collect();
     let naga = naga_diagnostics.is_empty().then_some(NagaStages { vertex: naga.vertex, fragment: naga.fragment });
     Translation { text: Some(written.text), line_map: written.line_map, diagnostics, naga, naga_diagnostics }
 }

@@ -7,6 +7,7 @@
 use grammar::{MemoryFs, PpOptions, SourceMap};
 use std::borrow::Cow;
 use translator::ir::{pretty, valid, Module, Stage};
+use translator::port::naga_dialect;
 use translator::port::pipeline::{StagePort, REWRITES};
 use translator::port::semantics::{self, Binding};
 use translator::retro::{CgTextureStruct, PassContext};
@@ -197,4 +198,40 @@ fn eager_logic_keeps_both_operands_where_glsl_would_not() {
     check(&before, &["(and:bool", "(or:bool2"], &["eager"]);
     // A side-effect-free scalar `&&` stays GLSL's; the others evaluate both sides.
     check(&after, &["(and:bool (var local#1:bool) (gt:bool", "(eager and:bool", "(eager or:bool2"], &["(or:bool2"]);
+}
+
+/// The naga dialect's own rewrites, after the whole pipeline: the printed IR before
+/// and after them.
+fn naga_dialect(src: &str) -> (String, String) {
+    let module = analysed(src, Stage::Fragment);
+    let mut diags = Vec::new();
+    let bindings = semantics::bind(&module, &ctx(), &[], &mut diags);
+    let mut port = StagePort::new(Stage::Fragment, bindings);
+    let mut current = Cow::Borrowed(&module);
+    for (_, rewrite) in REWRITES.iter().chain(naga_dialect::REWRITES) {
+        if let Cow::Owned(m) = rewrite(&current, &mut port) {
+            current = Cow::Owned(m);
+        }
+    }
+    let problems = valid::validate(&current);
+    assert!(problems.is_empty(), "the naga dialect left ill-formed IR: {problems:?}");
+    (pretty::module(&module), pretty::module(&current))
+}
+
+#[test]
+fn naga_dialect_writes_non_finite_constants_and_bool_vector_selects_its_own_way() {
+    let src = fragment(
+        "float inf = 1.0 / 0.0; bool2 c = tex > 0.5; bool2 a = tex > 0.25;\n\
+         bool2 s = c ? a : !a; bool2 same = c ? true : false;\n\
+         return float4(inf, s.x, same.y, 1.0);",
+    );
+    let (before, after) = naga_dialect(&src);
+    check(&before, &["(div:float (lit 1.0:float) (lit 0.0:float))"], &["non-finite", "component select"]);
+    check(
+        &after,
+        &["(non-finite inf:float)", "(component select:bool2 (var local#1:bool2) (var local#2:bool2)"],
+        // `c ? true : false` stays a select, which the writer prints as `c`.
+        &["(div:float (lit 1.0:float) (lit 0.0:float))"],
+    );
+    assert!(after.contains("(select:bool2 (var local#1:bool2) (splat:bool2 (lit true:bool))"), "{after}");
 }

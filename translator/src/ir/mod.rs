@@ -283,6 +283,13 @@ pub enum Ported {
     /// `&&` or `||` evaluating both operands, per component on bool vectors (Cg's
     /// meaning, where GLSL's operators short-circuit and take scalars only).
     EagerLogical { op: BinaryOp, lhs: Handle<Expr>, rhs: Handle<Expr> },
+    /// A per-component select on a bool vector condition with bool vector operands,
+    /// for a dialect without `mix` on bool vectors ([`crate::port::naga_dialect`]).
+    ComponentSelect { cond: Handle<Expr>, accept: Handle<Expr>, reject: Handle<Expr> },
+    /// A constant float that is infinite or NaN (a literal, or a division of constants
+    /// that folds to one), for a dialect whose compiler folds constants and rejects
+    /// such a result: written through its bits ([`crate::port::naga_dialect`]).
+    NonFinite(f64),
 }
 
 /// What RetroArch's slang runtime provides to a pass ([`Ported::Runtime`]).
@@ -330,6 +337,8 @@ impl ExprKind {
             ExprKind::Sequence { exprs } => exprs.clone(),
             ExprKind::Ported(Ported::Runtime(_)) => vec![],
             ExprKind::Ported(Ported::EagerLogical { lhs, rhs, .. }) => vec![*lhs, *rhs],
+            ExprKind::Ported(Ported::ComponentSelect { cond, accept, reject }) => vec![*cond, *accept, *reject],
+            ExprKind::Ported(Ported::NonFinite(_)) => vec![],
         }
     }
 }
@@ -491,6 +500,23 @@ impl Block {
 }
 
 impl Exprs {
+    /// A bool constant, possibly splat to a vector (`true`, `bvec4(false)`).
+    pub fn bool_constant(&self, h: Handle<Expr>) -> Option<bool> {
+        match &self[h].kind {
+            ExprKind::Literal(Literal::Bool(b)) => Some(*b),
+            ExprKind::Splat { value } | ExprKind::Convert { value }
+                if self[*value].ty.scalar() == Some(Scalar::Bool) =>
+            {
+                self.bool_constant(*value)
+            }
+            ExprKind::Construct { args } if !args.is_empty() => {
+                let first = self.bool_constant(args[0])?;
+                args.iter().all(|&a| self.bool_constant(a) == Some(first)).then_some(first)
+            }
+            _ => None,
+        }
+    }
+
     /// Whether evaluating the tree at `h` writes anything or may (assignments,
     /// increments, user calls, library calls with out arguments, `clip`).
     pub fn has_side_effects(&self, h: Handle<Expr>) -> bool {

@@ -290,6 +290,12 @@ fn write_expr(out: &mut String, m: &Module, exprs: &Exprs, h: Handle<Expr>) {
         ExprKind::Ported(Ported::Runtime(v)) => {
             let _ = write!(out, "(runtime {v:?}:{ty})");
         }
+        ExprKind::Ported(Ported::ComponentSelect { cond, accept, reject }) => {
+            node(out, "component select", &[*cond, *accept, *reject])
+        }
+        ExprKind::Ported(Ported::NonFinite(f)) => {
+            let _ = write!(out, "(non-finite {}:{ty})", literal(Literal::Float(*f)));
+        }
         ExprKind::Ported(Ported::EagerLogical { op, lhs, rhs }) => {
             node(out, &format!("eager {:?}", op).to_lowercase(), &[*lhs, *rhs])
         }

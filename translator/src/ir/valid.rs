@@ -478,6 +478,20 @@ fn ported_node(e: &Expr, p: &Ported, ty_of: &TyOf<'_>, bad: &Bad<'_>, problems: 
             }
             vec![]
         }
+        Ported::ComponentSelect { cond, accept, reject } => {
+            let bools = matches!(e.ty, Type::Vector(Scalar::Bool, n) if n > 1);
+            let operands = [*cond, *accept, *reject].iter().all(|&x| ty_of(x) == Some(e.ty));
+            if !bools || !operands {
+                problems.push(bad("a component select takes and gives one bool vector type"));
+            }
+            vec![*cond, *accept, *reject]
+        }
+        Ported::NonFinite(f) => {
+            if !matches!(e.ty, Type::Scalar(_)) || (*f as f32).is_finite() {
+                problems.push(bad("a non-finite constant is a scalar that is infinite or NaN"));
+            }
+            vec![]
+        }
         Ported::EagerLogical { lhs, rhs, .. } => {
             let bools = e.ty.scalar() == Some(Scalar::Bool) && !e.ty.is_matrix();
             if !bools || ty_of(*lhs) != Some(e.ty) || ty_of(*rhs) != Some(e.ty) {

@@ -4,9 +4,11 @@
 //! compiles with glslang. [`Dialect::Naga`] is the same program for naga's GLSL front
 //! end, which the wgpu chain reads: naga lacks some of GLSL (combined samplers, a few
 //! library functions, bool-vector `mix`) and evaluates more of it at compile time than
-//! glslang (global initialisers, folded non-finite constants). Each difference is one
-//! question here, answered per dialect, so the porting rule lives in one place and the
-//! writer only asks. This module decides nothing else and prints nothing.
+//! glslang (global initialisers, folded non-finite constants). What the IR can say
+//! is rewritten for the naga dialect by its own passes ([`super::naga_dialect`]: non-finite
+//! constants, bool-vector selects); every other difference is one question here,
+//! answered per dialect, so the porting rule lives in one place and the writer only
+//! asks. This module decides nothing else and prints nothing.
 
 /// The GLSL a stage is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -24,23 +26,11 @@ impl Dialect {
         self == Dialect::Naga
     }
 
-    /// Non-finite floats cannot be written as constant expressions: the compiler folds
-    /// `uintBitsToFloat(0x7f800000u)` (or `1.0 / 0.0`) and rejects the result, so such
-    /// values go through a function call, which it does not fold.
-    pub fn rejects_non_finite_constants(self) -> bool {
-        self == Dialect::Naga
-    }
-
     /// Global initialisers must be constant expressions the compiler can evaluate
     /// (no indexing, matrix element access or library calls); others are assigned at
     /// the top of `main`. Unbound uniforms stay variables too: their value (often zero)
     /// would fold into a constant division by zero, which the compiler rejects.
     pub fn evaluates_global_initialisers(self) -> bool {
-        self == Dialect::Naga
-    }
-
-    /// No `mix` on bool vectors: a per-component select goes through a helper.
-    pub fn lacks_bool_vector_mix(self) -> bool {
         self == Dialect::Naga
     }
 

@@ -23,6 +23,7 @@ pub mod connectors;
 pub mod dialect;
 pub mod eager_logic;
 pub mod matrix;
+pub mod naga_dialect;
 pub mod names;
 pub mod odd_matrices;
 pub mod pipeline;
@@ -34,4 +35,4 @@ pub mod uniforms;
 pub mod vertex_derivatives;
 pub mod written_uniforms;
 
-pub use pipeline::{run, Ported};
+pub use pipeline::{for_dialect, run, PortedStages};

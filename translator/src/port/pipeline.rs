@@ -10,6 +10,7 @@
 //! decides a spelling: the writer does.
 
 use super::connectors::{self, Connectors};
+use super::dialect::Dialect;
 use super::semantics::{self, Bindings};
 use super::{eager_logic, odd_matrices, runtime_values, texture_args, vertex_derivatives, written_uniforms};
 use crate::codes;
@@ -54,7 +55,7 @@ pub const REWRITES: &[(&str, Rewrite)] = &[
 ];
 
 /// Both stages of a pass, ported: what the writer consumes.
-pub struct Ported<'m> {
+pub struct PortedStages<'m> {
     pub vertex: Cow<'m, Module>,
     pub fragment: Cow<'m, Module>,
     pub vertex_bindings: Bindings,
@@ -66,7 +67,7 @@ pub struct Ported<'m> {
 
 /// Ports the two analysed stages of a pass into its preset context. `parameters` are
 /// the `#pragma parameter` names the pass may bind (its own and the preset's).
-pub fn run<'m>(vertex: &'m Module, fragment: &'m Module, ctx: &PassContext, parameters: &[String]) -> Ported<'m> {
+pub fn run<'m>(vertex: &'m Module, fragment: &'m Module, ctx: &PassContext, parameters: &[String]) -> PortedStages<'m> {
     let mut diagnostics = Vec::new();
     let vertex_bindings = semantics::bind(vertex, ctx, parameters, &mut diagnostics);
     let fragment_bindings = semantics::bind(fragment, ctx, parameters, &mut diagnostics);
@@ -95,7 +96,14 @@ pub fn run<'m>(vertex: &'m Module, fragment: &'m Module, ctx: &PassContext, para
     }
     let [(vertex, vp), (fragment, fp)] = stages;
     let connectors = connectors::plan(Some((&vertex, &vp.bindings)), Some((&fragment, &fp.bindings)), &mut diagnostics);
-    Ported { vertex, fragment, vertex_bindings: vp.bindings, fragment_bindings: fp.bindings, connectors, diagnostics }
+    PortedStages {
+        vertex,
+        fragment,
+        vertex_bindings: vp.bindings,
+        fragment_bindings: fp.bindings,
+        connectors,
+        diagnostics,
+    }
 }
 
 /// E0407 for a module a rewrite left ill-formed (debug builds and tests only).
@@ -113,4 +121,47 @@ fn invalid_ir(pass: &str, stage: Stage, m: &Module) -> Option<Diagnostic> {
         )
         .with_note("this is a bug in cg2slang, not in the shader; please report it with the shader"),
     )
+}
+
+/// The two stages of `ported` as `dialect` needs them: rewritten by the dialect's own
+/// passes (the naga dialect's, [`super::naga_dialect::REWRITES`]), borrowed unchanged
+/// for canonical slang. Validated like the main pipeline.
+pub fn for_dialect<'p>(ported: &'p PortedStages<'_>, dialect: Dialect) -> DialectStages<'p> {
+    let rewrites = match dialect {
+        Dialect::Canonical => &[][..],
+        Dialect::Naga => super::naga_dialect::REWRITES,
+    };
+    let mut diagnostics = Vec::new();
+    let mut stage = |module: &'p Module, stage: Stage, bindings: &Bindings| {
+        let mut port = StagePort::new(stage, bindings.clone());
+        let mut current = Cow::Borrowed(module);
+        for &(name, rewrite) in rewrites {
+            let rewritten = match rewrite(&current, &mut port) {
+                Cow::Borrowed(_) => None,
+                Cow::Owned(m) => Some(m),
+            };
+            if let Some(m) = rewritten {
+                if cfg!(debug_assertions) && !port.ill_formed {
+                    if let Some(d) = invalid_ir(name, stage, &m) {
+                        port.ill_formed = true;
+                        port.diagnostics.push(d);
+                    }
+                }
+                current = Cow::Owned(m);
+            }
+        }
+        diagnostics.append(&mut port.diagnostics);
+        current
+    };
+    let vertex = stage(&ported.vertex, Stage::Vertex, &ported.vertex_bindings);
+    let fragment = stage(&ported.fragment, Stage::Fragment, &ported.fragment_bindings);
+    DialectStages { vertex, fragment, diagnostics }
+}
+
+/// Both stages in one dialect's form ([`for_dialect`]).
+pub struct DialectStages<'p> {
+    pub vertex: Cow<'p, Module>,
+    pub fragment: Cow<'p, Module>,
+    /// The dialect passes' diagnostics (E0407 only, in debug builds).
+    pub diagnostics: Vec<Diagnostic>,
 }

@@ -246,7 +246,10 @@ impl StageWriter<'_> {
                 if f.ty.is_sampler() {
                     self.unsupported(
                         Some(f.span),
-                        format!("struct `{}` holds a sampler, which GLSL structs cannot", self.struct_name(StructId(s))),
+                        format!(
+                            "struct `{}` holds a sampler, which GLSL structs cannot",
+                            self.struct_name(StructId(s))
+                        ),
                     );
                     continue;
                 }

@@ -4,8 +4,8 @@
 use super::*;
 use crate::codes;
 use crate::ir::{
-    Attribute, BinaryOp, Builtin, Expr, ExprKind, Exprs, Handle, IncDec, Literal, ParamDir, Ported, RuntimeValue,
-    Scalar, Type, UnaryOp, Var,
+    Attribute, BinaryOp, Builtin, Expr, ExprKind, Exprs, Handle, IncDec, ParamDir, Ported, RuntimeValue, Type, UnaryOp,
+    Var,
 };
 use crate::port::connectors::{Place, SlotKind};
 use crate::port::matrix::{glsl_operands, MulForm};
@@ -26,15 +26,14 @@ impl StageWriter<'_> {
             );
         }
         match &e.kind {
-            ExprKind::Literal(Literal::Float(f))
-                if self.dialect.rejects_non_finite_constants() && !(*f as f32).is_finite() =>
-            {
-                self.expr_literal_bits(*f)
-            }
             ExprKind::Literal(l) => literal(*l, e.ty),
             ExprKind::Var(v) => self.var(*v, e.ty),
             ExprKind::Ported(Ported::Runtime(v)) => self.runtime_value(v, e.ty),
             ExprKind::Ported(Ported::EagerLogical { op, lhs, rhs }) => self.eager_logical(exprs, *op, *lhs, *rhs, e.ty),
+            ExprKind::Ported(Ported::ComponentSelect { cond, accept, reject }) => {
+                self.component_select(exprs, *cond, *accept, *reject, e.ty)
+            }
+            ExprKind::Ported(Ported::NonFinite(f)) => self.expr_literal_bits(*f),
             ExprKind::Member { base, field } => self.member(exprs, *base, *field, e.ty),
             ExprKind::Index { base, index } => {
                 let b = self.expr(exprs, *base);
@@ -67,17 +66,8 @@ impl StageWriter<'_> {
                     UnaryOp::BitNot => (format!("~{}", paren_p(&o, 14)), 14),
                 }
             }
-            ExprKind::Binary { op, lhs, rhs } => {
-                // naga folds constant divisions and rejects an infinite or NaN result
-                // (`0.0 / 0.0` from two constants): write such a value as its bits.
-                if self.dialect.rejects_non_finite_constants() && *op == BinaryOp::Div && e.ty == Type::FLOAT {
-                    if let Some(f) = non_finite_division(self.m, exprs, h) {
-                        return self.expr_literal_bits(f);
-                    }
-                }
-                self.binary(exprs, *op, *lhs, *rhs)
-            }
-            ExprKind::Select { cond, accept, reject } => self.select(exprs, h, cond, accept, reject),
+            ExprKind::Binary { op, lhs, rhs } => self.binary(exprs, *op, *lhs, *rhs),
+            ExprKind::Select { cond, accept, reject } => self.select(exprs, cond, accept, reject),
             ExprKind::Convert { value } => {
                 let v = self.expr(exprs, *value);
                 let (from, to) = (glsl_type(exprs[*value].ty), glsl_type(e.ty));
@@ -183,20 +173,12 @@ impl StageWriter<'_> {
     }
 
     /// `c ? a : b`: GLSL's operator on a scalar condition, `mix` (or a helper where the dialect lacks it on bool vectors) per component.
-    fn select(
-        &mut self,
-        exprs: &Exprs,
-        h: Handle<Expr>,
-        cond: &Handle<Expr>,
-        accept: &Handle<Expr>,
-        reject: &Handle<Expr>,
-    ) -> Printed {
-        let e = &exprs[h];
+    fn select(&mut self, exprs: &Exprs, cond: &Handle<Expr>, accept: &Handle<Expr>, reject: &Handle<Expr>) -> Printed {
         let c = self.expr(exprs, *cond);
         let vector = matches!(exprs[*cond].ty, Type::Vector(_, n) if n > 1);
         // `c ? true : false` on bool vectors is `c` (and the reverse `not(c)`).
         if vector {
-            match (bool_constant(exprs, *accept), bool_constant(exprs, *reject)) {
+            match (exprs.bool_constant(*accept), exprs.bool_constant(*reject)) {
                 (Some(true), Some(false)) => return c,
                 (Some(false), Some(true)) => return (format!("not({})", c.0), PRIMARY),
                 _ => {}
@@ -204,20 +186,7 @@ impl StageWriter<'_> {
         }
         let a = self.expr(exprs, *accept);
         let r = self.expr(exprs, *reject);
-        if vector && self.dialect.lacks_bool_vector_mix() && e.ty.scalar() == Some(Scalar::Bool) {
-            // naga has no `mix` on bool vectors: select per component in a helper.
-            let t = self.type_name(e.ty);
-            let n = match e.ty {
-                Type::Vector(_, n) => n as usize,
-                _ => 1,
-            };
-            let comps: Vec<String> = "xyzw".chars().take(n).map(|k| format!("c.{k} ? a.{k} : r.{k}")).collect();
-            self.helpers.insert(
-                format!("cg_select/{t}"),
-                format!("{t} cg_select({t} r, {t} a, {t} c)\n{{\n    return {t}({});\n}}\n", comps.join(", ")),
-            );
-            (format!("cg_select({}, {}, {})", r.0, a.0, c.0), PRIMARY)
-        } else if vector {
+        if vector {
             (format!("mix({}, {}, {})", r.0, a.0, c.0), PRIMARY)
         } else {
             (format!("{} ? {} : {}", paren_p(&c, 3), paren_p(&a, 2), paren_p(&r, 2)), 2)
@@ -506,6 +475,32 @@ impl StageWriter<'_> {
         }
         let prec = binary_prec(op);
         (format!("{} {} {}", paren_p(&l, prec), op.symbol(), paren_p(&r, prec + 1)), prec)
+    }
+
+    /// A per-component select between bool vectors in a helper, for a dialect without
+    /// `mix` on them ([`crate::port::naga_dialect`]).
+    fn component_select(
+        &mut self,
+        exprs: &Exprs,
+        cond: Handle<Expr>,
+        accept: Handle<Expr>,
+        reject: Handle<Expr>,
+        ty: Type,
+    ) -> Printed {
+        let c = self.expr(exprs, cond);
+        let a = self.expr(exprs, accept);
+        let r = self.expr(exprs, reject);
+        let t = self.type_name(ty);
+        let n = match ty {
+            Type::Vector(_, n) => n as usize,
+            _ => 1,
+        };
+        let comps: Vec<String> = "xyzw".chars().take(n).map(|k| format!("c.{k} ? a.{k} : r.{k}")).collect();
+        self.helpers.insert(
+            format!("cg_select/{t}"),
+            format!("{t} cg_select({t} r, {t} a, {t} c)\n{{\n    return {t}({});\n}}\n", comps.join(", ")),
+        );
+        (format!("cg_select({}, {}, {})", r.0, a.0, c.0), PRIMARY)
     }
 
     /// Cg's `&&`/`||` with both operands evaluated ([`crate::port::eager_logic`]): a

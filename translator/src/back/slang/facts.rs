@@ -1,23 +1,8 @@
 //! Questions the writer asks of the IR: constants, roots of l-values, written and
 //! whole-used parameters, side effects. Pure functions of the IR; never print.
 
-use crate::ir::{Builtin, Expr, ExprKind, Exprs, Handle, Literal, Module, ParamDir, Ported, Scalar, Var};
+use crate::ir::{Builtin, Expr, ExprKind, Exprs, Handle, Module, ParamDir, Ported, Var};
 use std::collections::HashSet;
-
-/// A bool constant, possibly splat to a vector (`true`, `bvec4(false)`).
-pub(super) fn bool_constant(exprs: &Exprs, h: Handle<Expr>) -> Option<bool> {
-    match &exprs[h].kind {
-        ExprKind::Literal(Literal::Bool(b)) => Some(*b),
-        ExprKind::Splat { value } | ExprKind::Convert { value } if exprs[*value].ty.scalar() == Some(Scalar::Bool) => {
-            bool_constant(exprs, *value)
-        }
-        ExprKind::Construct { args } if !args.is_empty() => {
-            let first = bool_constant(exprs, args[0])?;
-            args.iter().all(|&a| bool_constant(exprs, a) == Some(first)).then_some(first)
-        }
-        _ => None,
-    }
-}
 
 pub(super) fn root_var(exprs: &Exprs, h: Handle<Expr>) -> Option<Var> {
     let mut h = h;

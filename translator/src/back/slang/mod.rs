@@ -106,8 +106,8 @@ struct Stages {
 
 /// Plans both stages, lays out the uniforms they read, then prints each stage once.
 fn write_stages(input: &WriteInput<'_>, dialect: Dialect) -> Stages {
-    let vertex_plan = plan_stage(input.vertex, Stage::Vertex, input.vertex_bindings, input.connectors, dialect);
-    let fragment_plan = plan_stage(input.fragment, Stage::Fragment, input.fragment_bindings, input.connectors, dialect);
+    let vertex_plan = plan_stage(input.vertex, Stage::Vertex, input.vertex_bindings, input.connectors);
+    let fragment_plan = plan_stage(input.fragment, Stage::Fragment, input.fragment_bindings, input.connectors);
     let mut reads: BTreeMap<Uniform, usize> = BTreeMap::new();
     for (u, n) in vertex_plan.uniform_reads.iter().chain(&fragment_plan.uniform_reads) {
         *reads.entry(u.clone()).or_default() += n;

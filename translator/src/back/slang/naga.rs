@@ -145,7 +145,7 @@ pub(super) fn naga_constant(
         match &exprs[x].kind {
             ExprKind::Var(Var::Global(g)) if m.globals[*g].is_const && !deferred.contains(g) => {}
             ExprKind::Var(_)
-            | ExprKind::Ported(Ported::Runtime(_))
+            | ExprKind::Ported(Ported::Runtime(_) | Ported::NonFinite(_) | Ported::ComponentSelect { .. })
             | ExprKind::Call { .. }
             | ExprKind::Assign { .. }
             | ExprKind::IncDec { .. }
@@ -161,13 +161,4 @@ pub(super) fn naga_constant(
         }
     }
     true
-}
-
-/// The value of a constant division whose binary32 result is infinite or NaN (naga
-/// folds it and rejects the result, so the naga dialect prints its bits instead).
-pub(super) fn non_finite_division(m: &Module, exprs: &Exprs, h: Handle<Expr>) -> Option<f64> {
-    match crate::sema::const_eval::eval_scalar(m, exprs, h, 0) {
-        Some(Literal::Float(f)) if !(f as f32).is_finite() => Some(f),
-        _ => None,
-    }
 }

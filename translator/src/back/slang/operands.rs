@@ -105,8 +105,7 @@ impl StageWriter<'_> {
                 Path::ending(&composed.unwrap_or(own))
             }
             ExprKind::Select { cond, accept, reject } if matches!(exprs[*cond].ty, Type::Vector(_, n) if n > 1) => {
-                let constants =
-                    (super::facts::bool_constant(exprs, *accept), super::facts::bool_constant(exprs, *reject));
+                let constants = (exprs.bool_constant(*accept), exprs.bool_constant(*reject));
                 if constants == (Some(true), Some(false)) {
                     self.path(exprs, *cond)
                 } else {

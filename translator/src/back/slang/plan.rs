@@ -9,14 +9,13 @@
 //! prints; the writer tallies the reads it printed and reports any difference as an
 //! internal error ([`crate::codes::E_WRITER_INTERNAL`]). Never prints.
 
-use super::facts::{bool_constant, used_whole, written_params};
+use super::facts::{used_whole, written_params};
 use super::naga::naga_constant;
 use crate::ir::{
     Block, Builtin, Expr, ExprKind, Exprs, Function, Handle, Module, ParamDir, Ported, RuntimeValue, Scalar, Stage,
     Stmt, Type, Var,
 };
 use crate::port::connectors::{Connectors, Place, SlotKind};
-use crate::port::dialect::Dialect;
 use crate::port::semantics::{Binding, Bindings};
 use crate::port::stdlib;
 use crate::retro::Uniform;
@@ -35,16 +34,14 @@ pub(super) struct StagePlan {
     pub(super) uniform_reads: BTreeMap<Uniform, usize>,
 }
 
-/// Plans one stage (`dialect`: the naga dialect prints a few constant divisions
-/// as bit patterns instead of their operands).
-pub(super) fn plan_stage(m: &Module, stage: Stage, b: &Bindings, conn: &Connectors, dialect: Dialect) -> StagePlan {
+/// Plans one stage.
+pub(super) fn plan_stage(m: &Module, stage: Stage, b: &Bindings, conn: &Connectors) -> StagePlan {
     let Some(entry) = m.entry_point.as_ref().map(|e| e.function) else { return StagePlan::default() };
     let order = m.reachable_functions(entry);
     let copied_params = copied_params(m, stage, b, conn, entry);
     let mut reads = Reads {
         m,
         b,
-        dialect,
         in_entry: true,
         copied: &copied_params,
         aliases: sampler_globals(m, entry),
@@ -120,7 +117,6 @@ fn sampler_globals(m: &Module, entry: Handle<Function>) -> HashSet<Var> {
 struct Reads<'a> {
     m: &'a Module,
     b: &'a Bindings,
-    dialect: Dialect,
     in_entry: bool,
     copied: &'a HashSet<u32>,
     /// Sampler globals that alias a texture: their reads print the texture.
@@ -184,8 +180,7 @@ impl Reads<'_> {
         }
         for g in referenced {
             let global = &self.m.globals[g];
-            let private =
-                matches!(self.b.globals.get(&g), None | Some(Binding::Private | Binding::Unbound));
+            let private = matches!(self.b.globals.get(&g), None | Some(Binding::Private | Binding::Unbound));
             if private && !global.ty.is_sampler() {
                 if let Some(init) = global.init {
                     self.expr(&self.m.global_exprs, init);
@@ -267,14 +262,10 @@ impl Reads<'_> {
                     self.expr(exprs, *index);
                 }
             }
-            ExprKind::Binary { op: crate::ir::BinaryOp::Div, .. }
-                if self.dialect.rejects_non_finite_constants()
-                    && e.ty == Type::FLOAT
-                    && super::naga::non_finite_division(self.m, exprs, h).is_some() => {}
             ExprKind::Select { cond, accept, reject } => {
                 self.expr(exprs, *cond);
                 let vector = matches!(exprs[*cond].ty, Type::Vector(_, n) if n > 1);
-                let constants = (bool_constant(exprs, *accept), bool_constant(exprs, *reject));
+                let constants = (exprs.bool_constant(*accept), exprs.bool_constant(*reject));
                 // `c ? true : false` on bool vectors prints `c` (or `not(c)`) alone.
                 if !(vector && matches!(constants, (Some(true), Some(false)) | (Some(false), Some(true)))) {
                     self.expr(exprs, *accept);
