@@ -70,6 +70,20 @@ fn line(name: &str, c: &Comparison) -> String {
     )
 }
 
+/// The name of the metrics snapshot for this machine. The software adapter (lavapipe)
+/// compiles shaders with LLVM for the host processor, so its rounding follows the
+/// host's vector instructions: on a host with AVX-512 (measured 2026-11-26, Mesa
+/// 22.3.6, LLVM 15.0.6, "256 bits") blur-srgb is 76 dB where a host without it gave
+/// 78 dB, and wrap-modes is 1/255 off at 94 dB where it was identical. Each kind of host
+/// keeps its own snapshot; the verdicts and the thresholds are the same for both.
+fn metrics_snapshot() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        return "corpus_metrics_avx512";
+    }
+    "corpus_metrics"
+}
+
 #[test]
 fn every_corpus_preset_matches_its_original() {
     let t = Thresholds::default();
@@ -94,7 +108,7 @@ fn every_corpus_preset_matches_its_original() {
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/compare"));
     settings.set_prepend_module_to_snapshot(false);
-    settings.bind(|| insta::assert_snapshot!("corpus_metrics", table));
+    settings.bind(|| insta::assert_snapshot!(metrics_snapshot(), table));
     assert!(failures.is_empty(), "presets below the thresholds:\n{}", failures.join("\n"));
 }
 
