@@ -1,7 +1,7 @@
 //! `cg2slang review SRC... --out DIR [--against BASELINE] [--compare-image IN.png ...]`:
 //! a static site for reviewing a whole migration.
 //!
-//! Translates exactly as `migrate` does (the same discovery, [`translator::migrate::plan`]
+//! Translates exactly as `migrate` does (the same discovery, [`cg2slang::migrate::plan`]
 //! with validation, and with `--compare-image` the same old/new comparison as
 //! `migrate --compare`), then writes `DIR/index.html`, one page per preset
 //! (`presets/<output>.html`, its images beside it as PNG files) and per shader output
@@ -22,10 +22,10 @@ mod model;
 mod preset_page;
 mod shader_page;
 
-use super::discover::discover;
-use super::migrate_compare::{compare_all, CompareSetup, PresetComparison};
-use super::output::write_atomic;
 use super::{write_stdout, Exit, Reporter};
+use cg2slang::migrate::compare::{compare_all, PresetComparison};
+use cg2slang::migrate::{self, Plan};
+use cg2slang::output::write_atomic;
 use clap::Args;
 use grammar::RealFs;
 use model::{Baseline, Review};
@@ -35,7 +35,6 @@ use runtime_check::plan::Size;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Mutex;
-use translator::migrate::{self, Check, Plan};
 
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
@@ -89,22 +88,12 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     }
-    let roots = match discover(&args.sources, &args.out, true) {
-        Ok(found) => {
-            for w in &found.warnings {
-                reporter.warning(w);
-            }
-            found.roots
-        }
-        Err(message) => {
-            reporter.error(&message);
-            return Exit::Failure;
-        }
-    };
+    let Some(found) = super::migrate::inputs(&args.sources, &args.out, reporter) else { return Exit::Failure };
+    let roots = found.roots;
     let setup = if args.compare_images.is_empty() {
         None
     } else {
-        match CompareSetup::open(&args.compare_images, args.compare_frames, None, reporter) {
+        match super::migrate::open_compare(&args.compare_images, args.compare_frames, None, reporter) {
             Some(s) => Some(s),
             None => return Exit::Failure,
         }
@@ -116,8 +105,7 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     };
-    let plan: Plan =
-        pool.install(|| migrate::plan(&roots, &RealFs, Some(&runtime_check::validate::for_migration), &|_, _| {}));
+    let plan: Plan = pool.install(|| migrate::plan(&roots, &RealFs, true, &|_, _| {}));
 
     // Old/new, keeping each compared preset's images as PNG bytes.
     let mut comparisons: Vec<Option<PresetComparison>> = vec![None; plan.presets.len()];
@@ -223,7 +211,7 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
 
     let failed = plan.shaders.iter().filter(|s| s.text.is_none()).count()
         + plan.presets.iter().filter(|p| p.text.is_none()).count();
-    let invalid = plan.shaders.iter().filter(|s| s.naga == Check::Error || s.glslang == Check::Error).count();
+    let invalid = plan.shaders.iter().filter(|s| s.checks.failed()).count();
     let not_passing =
         review.comparisons.iter().flatten().filter(|c| c.status != runtime_check::compare::Status::Pass).count();
     let unreadable = review
