@@ -1,19 +1,20 @@
 //! `cg2slang migrate` as a library: a whole Cg library (`.cgp` presets and `.cg` files)
 //! to the complete slang tree, in named steps.
 //!
-//! 1. [`discover`]: the inputs, directories walked with `.cg2slangignore` ([`Root`]s).
-//! 2. [`plan`]: every preset loaded ([`presets`]), every pass and every `.cg` no preset
-//!    uses turned into a translation request ([`jobs`]), each distinct request
-//!    translated once and validated ([`translate`], [`validate`]), one output per
-//!    distinct text ([`shaders`]), the `.slangp` files and LUT copies ([`presets`]):
+//! 1. [`discover`](mod@discover): the inputs, directories walked with `.cg2slangignore`
+//!    ([`Root`]s).
+//! 2. [`plan()`](plan::plan): every preset loaded ([`presets`]), every pass and every
+//!    `.cg` no preset uses turned into a translation request ([`jobs`]), each distinct
+//!    request translated once and validated ([`translate`], [`validate`]), one output
+//!    per distinct text ([`shaders`]), the `.slangp` files and LUT copies ([`presets`]):
 //!    the whole tree in memory, a [`Plan`], with output paths from [`paths`] and each
 //!    translation's Cg side ([`origins`]) for review.
-//! 3. [`write`]: the refusal to overwrite, then atomic writes.
+//! 3. [`write`](mod@write): the refusal to overwrite, then atomic writes.
 //! 4. [`compare`]: old/new of every translated preset (`migrate --compare`, `review`).
 //! 5. [`report`]: the JSON report and the summary text.
 //!
 //! Planning is deterministic (inputs sorted, translation pure) and reads only through
-//! the [`grammar::FileSystem`] it is given; only [`write`] writes, and only under the
+//! the [`grammar::FileSystem`] it is given; only [`write`](mod@write) writes, and only under the
 //! output directory. Nothing here prints, parses arguments or panics on user input.
 
 pub mod compare;
