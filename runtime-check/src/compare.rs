@@ -42,7 +42,6 @@ use crate::codes;
 use crate::plan::Size;
 use crate::reference::{self, PresetRender, RgbaF32Image};
 use grammar::{Diagnostic, FileSystem, PpOptions, SourceMap};
-use std::collections::HashMap;
 use std::sync::Arc;
 use translator::preset::Preset;
 use translator::translate::{translate, TranslateOptions};
@@ -259,7 +258,8 @@ pub fn translate_cgp_routed(
     edit: &dyn Fn(&std::path::Path, String) -> String,
     route: Route,
 ) -> Result<ChainDesc, Vec<Diagnostic>> {
-    let preset_parameters = translator::migrate::declared_parameters(preset, fs, &mut HashMap::new());
+    let preset_parameters =
+        translator::preset::declared_parameters(preset, fs, &mut translator::preset::ParameterCache::default());
     assemble(preset, &mut |i, p| {
         let context = preset.pass_context(i);
         let mut defines: Vec<(String, Option<String>)> = vec![("PARAMETER_UNIFORM".into(), None)];

@@ -10,14 +10,13 @@
 //! Exit 0 when every output is identical (or was accepted), 1 when anything differs or
 //! is missing, or did not translate, 2 on usage or I/O errors.
 
-use super::discover::discover;
-use super::output::write_atomic;
 use super::{write_stdout, Exit, Reporter};
+use cg2slang::migrate::{self, discover::discover};
+use cg2slang::output::write_atomic;
 use clap::Args;
 use grammar::RealFs;
 use similar::TextDiff;
 use std::path::PathBuf;
-use translator::migrate;
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -55,7 +54,7 @@ pub fn run(args: &CheckArgs, reporter: &Reporter) -> Exit {
         reporter.warning(w);
     }
     let roots = found.roots;
-    let plan = migrate::plan(&roots, &RealFs, None, &|_, _| {});
+    let plan = migrate::plan(&roots, &RealFs, false, &|_, _| {});
     let outputs = plan
         .shaders
         .iter()

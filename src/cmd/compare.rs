@@ -20,9 +20,10 @@
 //! `pass-hazardous`; 1 below them or when the preset or its translation has errors; 2
 //! on usage, I/O or GPU-availability errors.
 
-use super::output::{first_existing, write_atomic};
 use super::render::{gpu, load_images, parse_size};
 use super::{write_stdout, Exit, Reporter};
+use cg2slang::migrate::report::DeviceDecode;
+use cg2slang::output::{first_existing, write_atomic};
 use clap::Args;
 use grammar::{RealFs, SourceMap};
 use runtime_check::chain::image_io;
@@ -122,32 +123,7 @@ struct JsonMetrics<'a> {
     adapter: &'a str,
     /// How far the adapter's 8-bit decodes lie from exact (the reference reads 8-bit
     /// textures through them).
-    device_decode: JsonDeviceDecode,
-}
-
-/// How far the adapter's 8-bit conversions lie from exact: the largest difference, over
-/// the 256 byte values, between what it samples from a texel and the exact decode
-/// (`k / 255`, the sRGB transfer function), and the largest distance of a byte boundary
-/// of its encode from `k + 0.5`, in 8-bit steps (0 when not measured).
-#[derive(Serialize)]
-pub(crate) struct JsonDeviceDecode {
-    pub unorm8_max_deviation: f32,
-    pub srgb8_max_deviation: f32,
-    pub unorm8_encode_max_offset: f32,
-    pub srgb8_encode_max_offset: f32,
-}
-
-impl JsonDeviceDecode {
-    pub fn of(d: &runtime_check::reference::DeviceConversions) -> JsonDeviceDecode {
-        let (unorm8_max_deviation, srgb8_max_deviation) = d.max_deviation();
-        let (unorm8_encode_max_offset, srgb8_encode_max_offset) = d.max_encode_offset();
-        JsonDeviceDecode {
-            unorm8_max_deviation,
-            srgb8_max_deviation,
-            unorm8_encode_max_offset,
-            srgb8_encode_max_offset,
-        }
-    }
+    device_decode: DeviceDecode,
 }
 
 #[derive(Serialize)]
@@ -242,7 +218,7 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     };
-    let device_decode = JsonDeviceDecode::of(&conversions);
+    let device_decode = DeviceDecode::of(&conversions);
     let thresholds = Thresholds { psnr_db: args.psnr, within_pct: args.within };
     let old_side = compare::OldSide {
         preset: &preset,

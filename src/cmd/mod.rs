@@ -11,10 +11,7 @@
 mod analyze;
 mod check;
 mod compare;
-mod discover;
 mod migrate;
-mod migrate_compare;
-mod output;
 mod parse;
 mod render;
 mod review;

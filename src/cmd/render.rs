@@ -10,8 +10,8 @@
 //! or its shaders have errors, 2 on usage, I/O or GPU-availability errors (no Vulkan
 //! adapter: install `mesa-vulkan-drivers`).
 
-use super::output::{first_existing, write_atomic, WriteError};
 use super::{Exit, Reporter};
+use cg2slang::output::{first_existing, write_atomic, WriteError};
 use clap::Args;
 use grammar::{Diagnostic, RealFs, SourceMap};
 use runtime_check::chain::{self, image_io, FilterChain, Gpu};

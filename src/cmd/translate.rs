@@ -8,8 +8,8 @@
 //! dialect instead: one text per stage, to stdout or to `OUT.vert` and `OUT.frag`.
 //! Exit 0 clean, 1 on errors (translation or validation), 2 on usage/I/O errors.
 
-use super::output::{first_existing, write_atomic, WriteError};
 use super::{write_stdout, Exit, FrontendArgs, Reporter};
+use cg2slang::output::{first_existing, write_atomic, WriteError};
 use clap::{Args, ValueEnum};
 use grammar::{RealFs, SourceMap};
 use runtime_check::validate::{validate_translation, ValidationContext};
@@ -71,8 +71,11 @@ pub fn run(args: &TranslateArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
         options.context = preset.pass_context(pass);
-        options.preset_parameters =
-            translator::migrate::declared_parameters(&preset, &RealFs, &mut std::collections::HashMap::new());
+        options.preset_parameters = translator::preset::declared_parameters(
+            &preset,
+            &RealFs,
+            &mut translator::preset::ParameterCache::default(),
+        );
     }
     let mut pp = args.frontend.pp_options();
     pp.defines.push(("PARAMETER_UNIFORM".into(), None));

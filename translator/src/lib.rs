@@ -6,7 +6,6 @@
 pub mod back;
 pub mod codes;
 pub mod ir;
-pub mod migrate;
 pub mod port;
 pub mod preset;
 pub mod retro;

@@ -4,7 +4,7 @@
 //! of a message for grouping, and the "most common first" listing of counts.
 //!
 //! Examples only: it reads directory listings and prints, never writes, and is no
-//! substitute for the CLI's walk (src/cmd/discover.rs), which also follows symlinks
+//! substitute for the CLI's walk (src/migrate/discover.rs), which also follows symlinks
 //! safely and honours `.cg2slangignore`.
 
 // Each example uses only part of it.

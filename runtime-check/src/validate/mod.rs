@@ -38,13 +38,25 @@ pub use translator::ir::Stage;
 
 use grammar::{Diagnostic, FileId, Severity, Span};
 
-/// Outcome of one validator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Outcome of one validator (serialised `ok`, `error`, `skipped`, as reports show it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Status {
     Ok,
     Error,
     /// Not run: its input was missing, or an earlier step failed.
     Skipped,
+}
+
+impl Status {
+    /// The name reports and pages show.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Error => "error",
+            Status::Skipped => "skipped",
+        }
+    }
 }
 
 /// Where an issue is: a 1-based line of one of the texts validated.
@@ -280,29 +292,6 @@ pub fn validate_translation(
         result.diagnostics.extend(translation.naga_diagnostics.iter().cloned());
     }
     Some(result)
-}
-
-/// [`validate_translation`] summarised for the migration planner's report: glslang and
-/// the interface rules together as `glslang` (RetroArch's loader), naga as `naga`.
-/// Fits [`translator::migrate::Validator`].
-pub fn for_migration(
-    translation: &translator::translate::Translation,
-    context: &translator::retro::PassContext,
-) -> translator::migrate::Validation {
-    use translator::migrate::{Check, Validation};
-    let Some(v) = validate_translation(translation, &ValidationContext::for_pass(context)) else {
-        return Validation::SKIPPED;
-    };
-    let check = |s: Status| match s {
-        Status::Ok => Check::Ok,
-        Status::Error => Check::Error,
-        Status::Skipped => Check::Skipped,
-    };
-    let glslang = match (check(v.glslang), check(v.interface)) {
-        (Check::Error, _) | (_, Check::Error) => Check::Error,
-        (g, _) => g,
-    };
-    Validation { naga: check(v.naga), glslang, diagnostics: v.diagnostics }
 }
 
 /// Drops repeated issues (the same finding in both stages is reported once).

@@ -1,5 +1,5 @@
 //! What the integration tests of runtime-check share, as the other crates' `tests/support`:
-//! the project corpus (its directory and its files as a migration root), the GPU, naga
+//! the project corpus (its directory and its presets), the GPU, naga
 //! modules of hand-written stages, the vertex stage of a hand-written slang pass, a
 //! scratch directory, and for the reference renderer's tests a compiled Cg program and a
 //! 4x4 source image. Test code only: it panics, with the reason, where a test cannot go on.
@@ -13,34 +13,10 @@ use runtime_check::reference::{PassProgram, RgbaF32Image};
 use runtime_check::validate::{validate_naga, Stage};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use translator::migrate::Root;
 
 /// The project's corpus of RetroArch Cg shaders and presets.
 pub fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/retroarch")
-}
-
-/// The corpus as one migration root: every `.cg` and `.cgp` below it, in sorted order.
-pub fn corpus_root() -> Root {
-    let base = corpus();
-    let mut root = Root { base: base.clone(), cgp: Vec::new(), cg: Vec::new() };
-    walk(&base, &mut root);
-    root
-}
-
-fn walk(dir: &Path, root: &mut Root) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            walk(&p, root);
-        } else if p.extension().is_some_and(|e| e == "cgp") {
-            root.cgp.push(p);
-        } else if p.extension().is_some_and(|e| e == "cg") {
-            root.cg.push(p);
-        }
-    }
 }
 
 /// The `.cgp` presets at the top of the corpus, sorted.

@@ -8,18 +8,19 @@
 
 use super::layout::{page, status};
 use super::model::{link, Kind, Review, Row, INDEX};
+use cg2slang::migrate::Status;
 use maud::html;
+use runtime_check::compare::Status as CompareStatus;
 use std::path::Path;
-use translator::migrate::{Check, Status};
 
 pub fn render(review: &Review) -> String {
     let plan = review.plan;
     let rows = review.rows();
     let here = Path::new(INDEX);
     let count = |kind: Kind, f: &dyn Fn(&Row) -> bool| rows.iter().filter(|r| r.kind == kind && f(r)).count();
-    let validated = plan.shaders.iter().filter(|s| s.naga == Check::Ok && s.glslang == Check::Ok).count();
+    let validated = plan.shaders.iter().filter(|s| s.checks.passed()).count();
     let translated = |kind| count(kind, &|r: &Row| r.status != Status::Error);
-    let compared: Vec<&Row> = rows.iter().filter(|r| r.verdict.status != "-").collect();
+    let compared: Vec<&Row> = rows.iter().filter(|r| r.verdict.status.is_some()).collect();
     let changed = rows.iter().filter(|r| matches!(r.baseline, "changed" | "new" | "unreadable")).count();
     let body = html! {
         table.counts {
@@ -44,9 +45,9 @@ pub fn render(review: &Review) -> String {
         @if !compared.is_empty() {
             p {
                 "old/new comparison: " (compared.len()) " presets, "
-                (compared.iter().filter(|r| r.verdict.status == "pass").count()) " pass, "
-                (compared.iter().filter(|r| r.verdict.status == "fail").count()) " below the thresholds, "
-                (compared.iter().filter(|r| r.verdict.status == "error").count()) " could not be compared"
+                (compared.iter().filter(|r| r.verdict.status == Some(CompareStatus::Pass)).count()) " pass, "
+                (compared.iter().filter(|r| r.verdict.status == Some(CompareStatus::Fail)).count()) " below the thresholds, "
+                (compared.iter().filter(|r| r.verdict.status == Some(CompareStatus::Error)).count()) " could not be compared"
             }
         }
         @if let Some(dir) = &review.against {
@@ -79,13 +80,13 @@ pub fn render(review: &Review) -> String {
             tbody {
                 @for r in &rows {
                     @let kind = if r.kind == Kind::Preset { "preset" } else { "shader" };
-                    tr data-kind=(kind) data-status=(r.status.as_str()) data-verdict=(r.verdict.status)
+                    tr data-kind=(kind) data-status=(r.status.as_str()) data-verdict=(r.verdict.label())
                         data-baseline=(r.baseline) data-cause=(r.verdict.cause) data-name=(r.name) {
                         td { (kind) }
                         td { a href=(link(here, &r.page)) { (r.name) } }
                         td { (status(r.status.as_str())) }
                         td { (r.validation) }
-                        td { span class=(format!("v-{}", r.verdict.status)) { (r.verdict.status) } }
+                        td { span class=(format!("v-{}", r.verdict.label())) { (r.verdict.label()) } }
                         td { (r.verdict.cause) }
                         td data-sort=(r.verdict.psnr_key()) { (r.verdict.psnr_text()) }
                         td { (r.warnings) }

@@ -1,7 +1,7 @@
 //! `cg2slang review SRC... --out DIR [--against BASELINE] [--compare-image IN.png ...]`:
 //! a static site for reviewing a whole migration.
 //!
-//! Translates exactly as `migrate` does (the same discovery, [`translator::migrate::plan`]
+//! Translates exactly as `migrate` does (the same discovery, [`cg2slang::migrate::plan`]
 //! with validation, and with `--compare-image` the same old/new comparison as
 //! `migrate --compare`), then writes `DIR/index.html`, one page per preset
 //! (`presets/<output>.html`, its images beside it as PNG files) and per shader output
@@ -22,10 +22,10 @@ mod model;
 mod preset_page;
 mod shader_page;
 
-use super::discover::discover;
-use super::migrate_compare::{compare_all, CompareSetup, PresetComparison};
-use super::output::write_atomic;
 use super::{write_stdout, Exit, Reporter};
+use cg2slang::migrate::compare::{compare_all, CompareSetup, PresetComparison};
+use cg2slang::migrate::{self, Plan};
+use cg2slang::output::write_atomic;
 use clap::Args;
 use grammar::RealFs;
 use model::{Baseline, Review};
@@ -35,7 +35,6 @@ use runtime_check::plan::Size;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Mutex;
-use translator::migrate::{self, Check, Plan};
 
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
@@ -81,6 +80,46 @@ fn encode(width: u32, height: u32, rgba8: &[u8]) -> Option<Vec<u8>> {
     image_io::encode_png(Size::new(width, height), rgba8).ok()
 }
 
+/// The comparisons of one review and the images of each compared preset.
+struct Compared {
+    /// One per preset (`None`: not compared).
+    comparisons: Vec<Option<PresetComparison>>,
+    /// By preset index, for those whose images could be encoded.
+    pngs: HashMap<usize, Pngs>,
+}
+
+/// Old/new of every preset that translated, keeping each one's images as PNG bytes.
+fn compare_with_images(pool: &rayon::ThreadPool, plan: &Plan, setup: &CompareSetup) -> Compared {
+    let mut comparisons: Vec<Option<PresetComparison>> = vec![None; plan.presets.len()];
+    let pngs: Mutex<HashMap<usize, Pngs>> = Mutex::new(HashMap::new());
+    let compared: Vec<usize> = (0..plan.presets.len()).filter(|&i| plan.presets[i].text.is_some()).collect();
+    let paths: Vec<PathBuf> = compared.iter().map(|&i| plan.presets[i].source.clone()).collect();
+    let input = setup.images.first().and_then(|i| encode(i.size.width, i.size.height, &i.rgba8));
+    let keep = |k: usize, c: &runtime_check::compare::Comparison| {
+        let diff = runtime_check::compare::heatmap(&c.old, &c.new).ok();
+        let whole: Option<Vec<Vec<u8>>> = [
+            input.clone(),
+            encode(c.old.width, c.old.height, &c.old.to_rgba8()),
+            encode(c.new.width, c.new.height, &c.new.to_rgba8()),
+            diff.and_then(|d| encode(d.width, d.height, &d.to_rgba8())),
+        ]
+        .into_iter()
+        .collect();
+        let png = |i: &runtime_check::reference::RgbaF32Image| encode(i.width, i.height, &i.to_rgba8());
+        let passes: Option<Vec<(Vec<u8>, Vec<u8>)>> =
+            c.pass_previews.iter().map(|p| Some((png(&p.old)?, png(&p.new)?))).collect();
+        let files = whole.map(|whole| Pngs { whole, passes: passes.unwrap_or_default() });
+        if let (Some(files), Some(&i)) = (files, compared.get(k)) {
+            pngs.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(i, files);
+        }
+    };
+    let results = pool.install(|| compare_all(&paths, setup, &|| {}, &keep));
+    for (&i, r) in compared.iter().zip(results) {
+        comparisons[i] = Some(r);
+    }
+    Compared { comparisons, pngs: pngs.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) }
+}
+
 pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
     let start = std::time::Instant::now();
     if let Some(dir) = &args.against {
@@ -89,22 +128,12 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     }
-    let roots = match discover(&args.sources, &args.out, true) {
-        Ok(found) => {
-            for w in &found.warnings {
-                reporter.warning(w);
-            }
-            found.roots
-        }
-        Err(message) => {
-            reporter.error(&message);
-            return Exit::Failure;
-        }
-    };
+    let Some(found) = super::migrate::inputs(&args.sources, &args.out, reporter) else { return Exit::Failure };
+    let roots = found.roots;
     let setup = if args.compare_images.is_empty() {
         None
     } else {
-        match CompareSetup::open(&args.compare_images, args.compare_frames, None, reporter) {
+        match super::migrate::open_compare(&args.compare_images, args.compare_frames, None, reporter) {
             Some(s) => Some(s),
             None => return Exit::Failure,
         }
@@ -116,40 +145,13 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     };
-    let plan: Plan =
-        pool.install(|| migrate::plan(&roots, &RealFs, Some(&runtime_check::validate::for_migration), &|_, _| {}));
+    let plan: Plan = pool.install(|| migrate::plan(&roots, &RealFs, true, &|_, _| {}));
 
     // Old/new, keeping each compared preset's images as PNG bytes.
-    let mut comparisons: Vec<Option<PresetComparison>> = vec![None; plan.presets.len()];
-    let pngs: Mutex<HashMap<usize, Pngs>> = Mutex::new(HashMap::new());
-    if let Some(setup) = &setup {
-        let compared: Vec<usize> = (0..plan.presets.len()).filter(|&i| plan.presets[i].text.is_some()).collect();
-        let paths: Vec<PathBuf> = compared.iter().map(|&i| plan.presets[i].source.clone()).collect();
-        let input = setup.images.first().and_then(|i| encode(i.size.width, i.size.height, &i.rgba8));
-        let keep = |k: usize, c: &runtime_check::compare::Comparison| {
-            let diff = runtime_check::compare::heatmap(&c.old, &c.new).ok();
-            let whole: Option<Vec<Vec<u8>>> = [
-                input.clone(),
-                encode(c.old.width, c.old.height, &c.old.to_rgba8()),
-                encode(c.new.width, c.new.height, &c.new.to_rgba8()),
-                diff.and_then(|d| encode(d.width, d.height, &d.to_rgba8())),
-            ]
-            .into_iter()
-            .collect();
-            let png = |i: &runtime_check::reference::RgbaF32Image| encode(i.width, i.height, &i.to_rgba8());
-            let passes: Option<Vec<(Vec<u8>, Vec<u8>)>> =
-                c.pass_previews.iter().map(|p| Some((png(&p.old)?, png(&p.new)?))).collect();
-            let files = whole.map(|whole| Pngs { whole, passes: passes.unwrap_or_default() });
-            if let (Some(files), Some(&i)) = (files, compared.get(k)) {
-                pngs.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(i, files);
-            }
-        };
-        let results = pool.install(|| compare_all(&paths, setup, &|| {}, &keep));
-        for (&i, r) in compared.iter().zip(results) {
-            comparisons[i] = Some(r);
-        }
-    }
-    let pngs = pngs.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let Compared { comparisons, pngs } = match &setup {
+        Some(setup) => compare_with_images(&pool, &plan, setup),
+        None => Compared { comparisons: vec![None; plan.presets.len()], pngs: HashMap::new() },
+    };
 
     let against = args.against.as_deref();
     let review = Review {
@@ -223,7 +225,7 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
 
     let failed = plan.shaders.iter().filter(|s| s.text.is_none()).count()
         + plan.presets.iter().filter(|p| p.text.is_none()).count();
-    let invalid = plan.shaders.iter().filter(|s| s.naga == Check::Error || s.glslang == Check::Error).count();
+    let invalid = plan.shaders.iter().filter(|s| s.checks.failed()).count();
     let not_passing =
         review.comparisons.iter().flatten().filter(|c| c.status != runtime_check::compare::Status::Pass).count();
     let unreadable = review

@@ -6,10 +6,12 @@
 //! touches the disk, and a missing or unreadable file is data ([`Baseline`]), never an
 //! error that stops the review. Never writes.
 
-use super::super::migrate_compare::PresetComparison;
+use cg2slang::migrate::compare::PresetComparison;
+use cg2slang::migrate::{Plan, PresetOut, ReportDiagnostic, ShaderOut, Status};
+use runtime_check::compare::Status as CompareStatus;
+use runtime_check::validate::Status as Check;
 use similar::TextDiff;
 use std::path::{Path, PathBuf};
-use translator::migrate::{Check, Plan, PresetOut, ShaderOut, Status};
 
 /// Where the pages of the site live, relative to its root.
 pub const INDEX: &str = "index.html";
@@ -44,7 +46,7 @@ pub fn pass_preview(k: usize, side: &str) -> String {
 
 /// A link from the page at `from` to the file at `to` (both relative to the site root).
 pub fn link(from: &Path, to: &Path) -> String {
-    translator::migrate::relative(from, to)
+    cg2slang::migrate::paths::relative(from, to)
 }
 
 /// How one output compares with the file of the same path in the baseline tree.
@@ -96,8 +98,8 @@ impl Baseline {
 /// What the comparison column shows: verdict and cause (why it is not a pass).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Verdict {
-    /// `pass`, `fail`, `error`, or `-` when not compared.
-    pub status: String,
+    /// `None` when not compared.
+    pub status: Option<CompareStatus>,
     /// Why not a pass: the comparison's cause or error, else empty.
     pub cause: String,
     pub psnr: Option<f64>,
@@ -107,7 +109,7 @@ pub struct Verdict {
 
 impl Verdict {
     pub fn of(c: Option<&PresetComparison>) -> Verdict {
-        let Some(c) = c else { return Verdict { status: "-".into(), ..Verdict::default() } };
+        let Some(c) = c else { return Verdict::default() };
         // The computed cause and its one-line detail; the error when not compared.
         let cause = match (c.cause, &c.cause_detail, &c.error) {
             (Some(cause), Some(detail), _) => format!("{}: {detail}", cause.as_str()),
@@ -115,12 +117,13 @@ impl Verdict {
             (None, _, Some(e)) => e.clone(),
             (None, _, None) => String::new(),
         };
-        Verdict {
-            status: c.status.as_str().to_owned(),
-            cause,
-            psnr: c.psnr,
-            compared: c.status != runtime_check::compare::Status::Error,
-        }
+        Verdict { status: Some(c.status), cause, psnr: c.psnr, compared: c.status != CompareStatus::Error }
+    }
+
+    /// The verdict as shown: `pass`, `pass-hazardous`, `fail`, `error`, or `-` when not
+    /// compared.
+    pub fn label(&self) -> &'static str {
+        self.status.map_or("-", CompareStatus::as_str)
     }
 
     /// PSNR as shown: `inf` for identical images, `-` when not measured.
@@ -182,14 +185,12 @@ pub struct Review<'a> {
 impl Review<'_> {
     /// The index rows: presets first, then shaders, each in plan order.
     pub fn rows(&self) -> Vec<Row> {
-        let count = |d: &[translator::migrate::ReportDiagnostic], s: grammar::Severity| {
-            d.iter().filter(|x| x.severity == s).count()
-        };
+        let count = |d: &[ReportDiagnostic], s: grammar::Severity| d.iter().filter(|x| x.severity == s).count();
         let presets = self.plan.presets.iter().enumerate().map(|(i, p)| Row {
             kind: Kind::Preset,
             name: p.source.display().to_string(),
             page: preset_page(p),
-            status: p.status.clone(),
+            status: p.status,
             validation: "-".into(),
             verdict: Verdict::of(self.comparisons.get(i).and_then(Option::as_ref)),
             warnings: count(&p.diagnostics, grammar::Severity::Warning),
@@ -200,7 +201,7 @@ impl Review<'_> {
             kind: Kind::Shader,
             name: s.output.display().to_string(),
             page: shader_page(s),
-            status: s.status.clone(),
+            status: s.status,
             validation: validation(s),
             verdict: Verdict::of(None),
             warnings: count(&s.diagnostics, grammar::Severity::Warning),
@@ -213,7 +214,7 @@ impl Review<'_> {
 
 /// `ok`, `error` or `skipped` for naga and glslang together.
 pub fn validation(s: &ShaderOut) -> String {
-    match (s.naga, s.glslang) {
+    match (s.checks.naga, s.checks.glslang) {
         (Check::Ok, Check::Ok) => "ok".into(),
         (Check::Skipped, Check::Skipped) => "skipped".into(),
         (n, g) => format!("naga {}, glslang {}", n.as_str(), g.as_str()),

@@ -11,11 +11,11 @@
 
 use super::layout::{diff, page, status};
 use super::model::{link, pass_preview, preset_image, preset_page, shader_page, Baseline, Review, Verdict};
+use cg2slang::migrate::PresetOut;
 use grammar::FileId;
 use maud::{html, Markup};
 use runtime_check::validate::stages::{parse_parameter, Origin};
 use runtime_check::validate::Parameter;
-use translator::migrate::PresetOut;
 use translator::preset::token::{tokenize, Item};
 
 /// The images a compared preset has, in the order shown.
@@ -124,7 +124,7 @@ pub fn render(review: &Review, index: usize) -> String {
             tr { th { "source" } td { (p.source.display()) } }
             tr { th { "output" } td { (p.output.display()) } }
             tr { th { "status" } td { (status(p.status.as_str())) " (" (p.passes_ok) " of " (p.passes) " passes translated)" } }
-            tr { th { "verdict" } td { span class=(format!("v-{}", verdict.status)) { (verdict.status) } @if !verdict.cause.is_empty() { " — " (verdict.cause) } } }
+            tr { th { "verdict" } td { span class=(format!("v-{}", verdict.label())) { (verdict.label()) } @if !verdict.cause.is_empty() { " — " (verdict.cause) } } }
             @if !matches!(baseline, Baseline::NotCompared) {
                 tr { th { "baseline" } td { span class=(format!("b-{}", baseline.label())) { (baseline.label()) } } }
             }
@@ -258,7 +258,7 @@ mod tests {
             source: "crt/x.cgp".into(),
             output: "crt/x.slangp".into(),
             text: None,
-            status: translator::migrate::Status::Ok,
+            status: cg2slang::migrate::Status::Ok,
             diagnostics: Vec::new(),
             passes_ok: 3,
             passes: 3,

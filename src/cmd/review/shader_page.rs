@@ -11,9 +11,9 @@
 use super::highlight::{Highlighter, Line};
 use super::layout::{diff, page, segments, status};
 use super::model::{link, preset_page, shader_page, validation, Baseline};
+use cg2slang::migrate::{Plan, ReportDiagnostic, ShaderOut};
 use maud::{html, Markup};
 use std::collections::HashMap;
-use translator::migrate::{Plan, ReportDiagnostic, ShaderOut};
 
 /// The most Cg lines one slang line names (a statement spanning a whole function
 /// would otherwise light up pages of text).
@@ -137,8 +137,9 @@ fn slang_line(i: usize, line: &Line, origin: Option<String>) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cg2slang::migrate::{CgFile, Checks, LineOrigin, Origins, Status};
+    use runtime_check::validate::Status as Check;
     use std::sync::Arc;
-    use translator::migrate::{CgFile, Check, LineOrigin, Origins, Status};
 
     #[test]
     fn hostile_source_text_is_escaped_and_lines_are_mapped() {
@@ -158,8 +159,7 @@ mod tests {
             }],
             used_by: vec!["standalone".into()],
             variant: 1,
-            naga: Check::Ok,
-            glslang: Check::Ok,
+            checks: Checks { naga: Check::Ok, glslang: Check::Ok },
             origins: Arc::new(Origins {
                 files: vec![CgFile { name: "a.cg".into(), text: cg_text.into() }],
                 lines: vec![

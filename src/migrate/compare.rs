@@ -8,8 +8,11 @@
 //! support something, the GPU refuses a pass) is an `error` entry with the first
 //! diagnostic's message and its cause, never a panic, and does not stop the others.
 //!
-//! Never writes files: the caller puts [`PresetComparison`]s in the report.
+//! Never writes files and never prints: the caller puts [`PresetComparison`]s and the
+//! [`summarise`]d totals in the report. Opening the GPU and the images is the caller's
+//! (the command line reports why it cannot).
 
+use super::report::{CauseCounts, CompareSummary, DeviceDecode};
 use rayon::prelude::*;
 use runtime_check::chain::{Gpu, InputImage};
 use runtime_check::compare::{self, Cause, Status, Thresholds};
@@ -54,26 +57,6 @@ pub struct PresetComparison {
     /// Why it could not be compared.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-}
-
-impl CompareSetup {
-    /// The setup of `--compare-image IMAGES`: the images loaded, the viewport (default:
-    /// twice the first image's size) and the GPU; `None` after reporting why not.
-    pub fn open(
-        images: &[PathBuf],
-        frames: u64,
-        viewport: Option<Size>,
-        reporter: &super::Reporter,
-    ) -> Option<CompareSetup> {
-        let images = super::render::load_images(images, reporter)?;
-        let Some(first) = images.first() else {
-            reporter.error("--compare needs at least one --compare-image");
-            return None;
-        };
-        let viewport = viewport.unwrap_or(Size::new(first.size.width * 2, first.size.height * 2));
-        let gpu = super::render::gpu(&grammar::SourceMap::new(), reporter)?;
-        Some(CompareSetup { gpu, images, frames: frames as usize, viewport, thresholds: Thresholds::default() })
-    }
 }
 
 /// What a caller may do with the rendered images of one preset (index into `presets`)
@@ -180,4 +163,35 @@ pub fn compare_all(
             }
         })
         .collect()
+}
+
+/// The `--compare` totals of `comparisons` (one per preset, `None` where not compared)
+/// run with `setup` for `frames` frames in `seconds`.
+pub fn summarise(
+    comparisons: &[Option<PresetComparison>],
+    setup: &CompareSetup,
+    frames: u64,
+    seconds: f64,
+) -> CompareSummary {
+    let done = || comparisons.iter().flatten();
+    let count = |status: Status| done().filter(|c| c.status == status).count();
+    let mut causes = CauseCounts::default();
+    for cause in done().filter(|c| c.status != Status::Pass).filter_map(|c| c.cause) {
+        causes.add(cause);
+    }
+    CompareSummary {
+        compared: done().count(),
+        passed: count(Status::Pass),
+        passed_hazardous: count(Status::PassHazardous),
+        failed: count(Status::Fail),
+        errors: count(Status::Error),
+        causes,
+        frames,
+        viewport: [setup.viewport.width, setup.viewport.height],
+        psnr_threshold: setup.thresholds.psnr_db,
+        within_2_255_threshold: setup.thresholds.within_pct,
+        adapter: setup.gpu.describe(),
+        device_decode: compare::device_conversions(&setup.gpu).ok().map(|d| DeviceDecode::of(&d)),
+        seconds,
+    }
 }

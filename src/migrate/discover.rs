@@ -10,7 +10,15 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use translator::migrate::Root;
+
+/// One input root: a directory walked for .cg/.cgp, or a single file.
+#[derive(Clone, Debug)]
+pub struct Root {
+    /// Output paths are relative to this directory.
+    pub base: PathBuf,
+    pub cgp: Vec<PathBuf>,
+    pub cg: Vec<PathBuf>,
+}
 
 /// The file that lists, one per line, paths (relative to its directory) that `migrate`
 /// does not walk: test inputs, work in progress. `#` starts a comment line.

@@ -4,15 +4,15 @@
 //! bucketed by their first error (code and message shape). With OUT, writes the emitted
 //! .slang and .slangp files there (for `corpus-sweep --slang-only OUT`).
 //!
-//! Usage: cargo run --release -p translator --example migrate_sweep -- DIR [OUT] [--list]
+//! Usage: cargo run --release --example migrate_sweep -- DIR [OUT] [--list]
 
-#[path = "../../grammar/examples/support/sweep.rs"]
+#[path = "../grammar/examples/support/sweep.rs"]
 mod sweep;
 
+use cg2slang::migrate::{plan, ReportDiagnostic, Root, Status};
 use grammar::{RealFs, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use translator::migrate::{plan, ReportDiagnostic, Root, Status};
 
 /// The code and the message's shape, so similar messages group.
 fn shape(d: &ReportDiagnostic) -> String {
@@ -38,7 +38,7 @@ fn main() {
     }
     let (cg_seen, cgp_seen) = (root.cg.len(), root.cgp.len());
     let start = std::time::Instant::now();
-    let p = plan(&[root], &RealFs, None, &|_, _| {});
+    let p = plan(&[root], &RealFs, false, &|_, _| {});
     let seconds = start.elapsed().as_secs_f64();
 
     let mut by_source: BTreeMap<&Path, bool> = BTreeMap::new();

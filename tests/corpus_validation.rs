@@ -1,28 +1,48 @@
 //! Every shader of the project's corpus, translated in the context of every preset that
 //! uses it (and alone when no preset does), must pass all three checks: RetroArch's
 //! loader with glslang, the slang interface rules, and naga on the naga dialect.
-//! The migration planner runs with the same validator `cg2slang migrate` uses.
+//! The migration planner runs with validation, as `cg2slang migrate` does.
 //! Every emitted text is also an insta snapshot under `snapshots/slang/` (one per output
 //! file, `.slang` and `.slangp`), so that any change in a translation is a reviewable diff.
 
-mod support;
-
-use std::path::Path;
+use cg2slang::migrate::{plan, Plan, Root};
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use translator::migrate::{plan, Check, Plan};
 
 /// Shaders of corpus/retroarch that must NOT translate, each with the reason (none:
 /// inputs that must fail live in corpus/bad and are tested by `tests/corpus_bad.rs`).
 const EXPECTED_FAILURES: &[(&str, &str)] = &[];
 
+/// The corpus as one migration root: every `.cg` and `.cgp` below it, in sorted order.
+fn corpus_root() -> Root {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/retroarch");
+    let mut root = Root { base: base.clone(), cgp: Vec::new(), cg: Vec::new() };
+    walk(&base, &mut root);
+    root
+}
+
+fn walk(dir: &Path, root: &mut Root) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            walk(&p, root);
+        } else if p.extension().is_some_and(|e| e == "cgp") {
+            root.cgp.push(p);
+        } else if p.extension().is_some_and(|e| e == "cg") {
+            root.cg.push(p);
+        }
+    }
+}
+
 /// The corpus migrated once, with validation, shared by the tests of this file.
 fn corpus_plan() -> &'static Plan {
     static PLAN: OnceLock<Plan> = OnceLock::new();
     PLAN.get_or_init(|| {
-        let root = support::corpus_root();
+        let root = corpus_root();
         assert!(root.cg.len() >= 40 && root.cgp.len() >= 15, "the corpus is missing");
-        let validator: &translator::migrate::Validator = &runtime_check::validate::for_migration;
-        plan(&[root], &grammar::RealFs, Some(validator), &|_, _| {})
+        plan(&[root], &grammar::RealFs, true, &|_, _| {})
     })
 }
 
@@ -30,7 +50,7 @@ fn corpus_plan() -> &'static Plan {
 fn every_corpus_output_is_a_snapshot() {
     let plan = corpus_plan();
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("../snapshots/slang"));
+    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots/slang"));
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     let outputs = plan
@@ -63,7 +83,7 @@ fn every_corpus_translation_passes_glslang_the_interface_rules_and_naga() {
                 failures.push(format!("{name} ({}): did not translate: {:?}", s.used_by.join(", "), s.diagnostics))
             }
             (Some(_), false) => {
-                if s.glslang != Check::Ok || s.naga != Check::Ok {
+                if !s.checks.passed() {
                     let errors: Vec<String> = s
                         .diagnostics
                         .iter()
@@ -73,8 +93,8 @@ fn every_corpus_translation_passes_glslang_the_interface_rules_and_naga() {
                     failures.push(format!(
                         "{name} ({}): glslang {}, naga {}: {errors:#?}",
                         s.used_by.join(", "),
-                        s.glslang.as_str(),
-                        s.naga.as_str()
+                        s.checks.glslang.as_str(),
+                        s.checks.naga.as_str()
                     ));
                 } else {
                     validated += 1;

@@ -1,0 +1,58 @@
+//! The Cg side of one translation, for reviewing it: every file the preprocessor read
+//! (the .cg first, then its includes, as the user wrote them) and, per output line, the
+//! lines of those files it came from (macro expansions mapped to their call site).
+//!
+//! Computed from the translation's source map and line map only: never reads the disk,
+//! never panics on a span (one that maps nowhere is a line without origin).
+
+use grammar::SourceMap;
+use std::collections::HashMap;
+
+/// Where each output line of a translation came from, and the Cg files it points into.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Origins {
+    pub files: Vec<CgFile>,
+    /// One entry per line of `ShaderOut::text`; `None` for lines the writer made up.
+    pub lines: Vec<Option<LineOrigin>>,
+}
+
+/// One Cg file as read: the name diagnostics use (`ReportDiagnostic::file`) and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CgFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// The Cg lines (1-based, inclusive) one output line came from, in `Origins::files[file]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineOrigin {
+    pub file: usize,
+    pub first: usize,
+    pub last: usize,
+}
+
+impl Origins {
+    /// The origins of a translation whose spans point into `sources`.
+    pub fn of(sources: &SourceMap, line_map: &[Option<grammar::Span>]) -> Origins {
+        let mut index: HashMap<grammar::FileId, usize> = HashMap::new();
+        let mut files = Vec::new();
+        for (id, f) in sources.files() {
+            if f.kind == grammar::source::FileKind::Real {
+                index.insert(id, files.len());
+                files.push(CgFile { name: f.name.clone(), text: f.text.clone() });
+            }
+        }
+        let lines = line_map
+            .iter()
+            .map(|span| {
+                let span = sources.user_span((*span)?);
+                let file = *index.get(&span.file)?;
+                let f = sources.file(span.file);
+                let first = f.line_index(span.start) + 1;
+                let last = f.line_index(span.end.saturating_sub(1).max(span.start)) + 1;
+                Some(LineOrigin { file, first, last })
+            })
+            .collect();
+        Origins { files, lines }
+    }
+}
