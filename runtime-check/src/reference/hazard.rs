@@ -254,10 +254,52 @@ pub fn non_finite(x: f64) -> bool {
 }
 
 /// Whether `|d|` is a power of two (a quotient by it is exact on any GPU).
+///
+/// Decided by `log2(|d|)` being integral. A binary32 value (what every `float` cell
+/// holds) is a power of two exactly when its binary64 mantissa bits are all zero, and
+/// then its `log2` is that integer; a binary32 value that is not one has a `log2` at
+/// least `2^-24 / ln 2` away from every integer, so the bits decide for it without the
+/// logarithm. Only other values (binary64 cells) take the logarithm.
 #[inline]
 pub fn power_of_two(d: f64) -> bool {
     let a = d.abs();
-    a.is_finite() && a != 0.0 && a.log2().fract() == 0.0
+    if !(a.is_finite() && a != 0.0) {
+        return false;
+    }
+    if f64::from(a as f32) == a && a >= f64::from(f32::MIN_POSITIVE) {
+        return a.to_bits() & ((1u64 << 52) - 1) == 0;
+    }
+    is_integer(a.log2())
+}
+
+/// `x.fract() == 0.0` (a finite integral value), without the library call `fract`
+/// makes on targets without a rounding instruction: below 2^52 in magnitude the
+/// conversion to `i64` and back is exact for exactly the integers, and above it every
+/// finite binary64 value is an integer.
+#[inline]
+pub fn is_integer(x: f64) -> bool {
+    if x.abs() < 4_503_599_627_370_496.0 {
+        (x as i64) as f64 == x
+    } else {
+        x.is_finite()
+    }
+}
+
+/// `x.floor()`, bit for bit (the sign of a zero included), without the library call
+/// on targets without a rounding instruction.
+#[inline]
+pub fn floor(x: f64) -> f64 {
+    if x.abs() < 4_503_599_627_370_496.0 {
+        let t = (x as i64) as f64;
+        let f = if t > x { t - 1.0 } else { t };
+        if f == 0.0 {
+            0.0f64.copysign(x)
+        } else {
+            f
+        }
+    } else {
+        x.floor()
+    }
 }
 
 /// A quotient `a / b` of exact operands that every GPU computes exactly: `b` a power of
@@ -269,7 +311,7 @@ pub fn exact_quotient(a: f64, b: f64) -> bool {
         return true;
     }
     let q = a / b;
-    a.fract() == 0.0 && b.fract() == 0.0 && q.fract() == 0.0 && q.abs() < 16_777_216.0
+    is_integer(a) && is_integer(b) && is_integer(q) && q.abs() < 16_777_216.0
 }
 
 /// A nearest sample at texel coordinate `t` (`u * size`): within [`SUBTEXEL`] of a texel

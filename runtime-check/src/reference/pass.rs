@@ -365,7 +365,7 @@ enum Interp {
 /// A multiple of 2^-16 below 2^16 in magnitude: products and sums of a few are exact
 /// in binary32.
 fn short_dyadic(x: f64) -> bool {
-    x.abs() < 65536.0 && (x * 65536.0).fract() == 0.0
+    x.abs() < 65536.0 && hazard::is_integer(x * 65536.0)
 }
 
 /// An interpolation `a_b + sum_i w_i (a_i - a_b)` over the covering triangle (the

@@ -293,13 +293,13 @@ fn polynomial_exact(m: &Machine, t: &Target, v: &[f64; 4], h: u8) -> u8 {
         }
         let integral = t.srcs.iter().all(|&s| {
             let x = m.get(s)[l];
-            x.fract() == 0.0 && x.abs() < 16_777_216.0
+            hazard::is_integer(x) && x.abs() < 16_777_216.0
         });
         let exact_dot = t.dot.as_ref().is_some_and(|(a, b)| {
             let sum: f64 = a.iter().zip(b).map(|(&x, &y)| m.get(x)[l] * m.get(y)[l]).sum();
             sum == r
         });
-        if (integral && r.fract() == 0.0) || exact_dot {
+        if (integral && hazard::is_integer(r)) || exact_dot {
             out &= !bit;
         }
     }
