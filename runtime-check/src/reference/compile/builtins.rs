@@ -11,7 +11,7 @@ use super::expr::{place, value, write_code, Place};
 use super::{chain, texture, Compiler, Frame};
 use crate::reference::hazard::{self, across_lanes, approx_bit, hazard_bit, HAZARD};
 use crate::reference::machine::{Code, LaneShape, Machine};
-use crate::reference::ops::{self, as_i32, as_u32, kind, rounder, Kind};
+use crate::reference::ops::{self, as_i32, as_u32, kind, Kind};
 use grammar::Span;
 use translator::ir::{Builtin as B, Expr, Handle, Type};
 
@@ -53,8 +53,9 @@ pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
 /// its device error bound given the arguments and that value (see [`hazard`]'s
 /// precision rule). The machine's perturbation of each lane moves its result by that
 /// many bounds, rounded back with `r`; at 0 the result is `f`'s exactly.
-fn transcendental<F, E>(args: &[Vec<usize>], dst: &[usize], zero: usize, r: fn(f64) -> f64, f: F, error: E) -> Code
+fn transcendental<R, F, E>(args: &[Vec<usize>], dst: &[usize], zero: usize, r: R, f: F, error: E) -> Code
 where
+    R: Fn(f64) -> f64 + Copy + Send + Sync + 'static,
     F: Fn([f64; 4]) -> f64 + Send + Sync + 'static,
     E: Fn([f64; 4], f64) -> f64 + Send + Sync + 'static,
 {
@@ -105,11 +106,11 @@ pub(crate) fn lanewise<F: Fn(&LaneBuf, &mut [f64; 16]) + Send + Sync + 'static>(
     })
 }
 
-fn frac_r(r: fn(f64) -> f64, x: f64) -> f64 {
+fn frac_r<R: Fn(f64) -> f64>(r: R, x: f64) -> f64 {
     r(x - x.floor())
 }
 
-fn dot_r(r: fn(f64) -> f64, a: &[f64], b: &[f64]) -> f64 {
+fn dot_r<R: Fn(f64) -> f64>(r: R, a: &[f64], b: &[f64]) -> f64 {
     let mut acc = 0.0;
     for (i, (x, y)) in a.iter().zip(b).enumerate() {
         let p = r(x * y);
@@ -119,7 +120,7 @@ fn dot_r(r: fn(f64) -> f64, a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Determinant of an `n x n` row-major matrix by cofactor expansion along row 0.
-fn det_r(r: fn(f64) -> f64, m: &[f64], n: usize) -> f64 {
+fn det_r<R: Fn(f64) -> f64 + Copy>(r: R, m: &[f64], n: usize) -> f64 {
     match n {
         0 => 1.0,
         1 => m[0],
@@ -266,15 +267,47 @@ pub(crate) fn compile(
     let n = c.cells(ty);
     let dst = c.alloc(n);
     let arg_kind = tys.first().and_then(|t| t.scalar()).map_or(Kind::F, kind);
-    let r = rounder(arg_kind);
     let z = c.constant(0.0);
+    let code: Option<Code> = if arg_kind == Kind::D {
+        library(c, b, &locs, &tys, &dst, z, arg_kind, span, ops::rf64)
+    } else {
+        library(c, b, &locs, &tys, &dst, z, arg_kind, span, ops::rf32)
+    };
+    if let Some(code) = code {
+        codes.push(code);
+    }
+    codes.extend(super::flags::compile(b, &locs, &dst, outs, z));
+    if !super::flags::exact(b) && arg_kind == Kind::F {
+        codes.push(nudge_approximate(dst.clone()));
+    }
+    for (i, p, _) in places {
+        let w = write_code(c, &p, &locs[i]);
+        codes.push(w);
+    }
+    super::expr::Val { code: chain(codes), loc: dst }
+}
+
+/// The computation of library function `b` (its flags are set by [`super::flags`]),
+/// with the rounding `r` of its argument kind compiled in.
+#[allow(clippy::too_many_arguments)]
+fn library<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
+    c: &mut Compiler,
+    b: B,
+    locs: &[Vec<usize>],
+    tys: &[Type],
+    dst: &[usize],
+    z: usize,
+    arg_kind: Kind,
+    span: Span,
+    r: R,
+) -> Option<Code> {
     let a0n = locs.first().map_or(0, Vec::len).min(16);
     let shape = |t: Option<&Type>| match t {
         Some(Type::Matrix { rows, cols, .. }) => (*rows as usize, *cols as usize),
         Some(t) => (1, t.components().unwrap_or(1) as usize),
         None => (1, 1),
     };
-    let code: Option<Code> = match b {
+    match b {
         B::Abs => Some(match arg_kind {
             Kind::I => cw(&locs, &dst, z, |a| f64::from(as_i32(a[0]).wrapping_abs())),
             Kind::U => cw(&locs, &dst, z, |a| a[0]),
@@ -569,8 +602,12 @@ pub(crate) fn compile(
             o[0] = if a0n == 1 { a[0][0].abs() } else { r(dot_r(r, &a[0][..a0n], &a[0][..a0n]).sqrt()) };
         })),
         B::Distance => Some(lanewise(&locs, &dst, move |a, o| {
-            let d: Vec<f64> = (0..a0n).map(|i| r(a[1][i] - a[0][i])).collect();
-            o[0] = if a0n == 1 { d[0].abs() } else { r(dot_r(r, &d, &d).sqrt()) };
+            let mut d = [0.0f64; 16];
+            for (i, di) in d.iter_mut().enumerate().take(a0n) {
+                *di = r(a[1][i] - a[0][i]);
+            }
+            let d = &d[..a0n];
+            o[0] = if a0n == 1 { d[0].abs() } else { r(dot_r(r, d, d).sqrt()) };
         })),
         B::Normalize => Some(lanewise(&locs, &dst, move |a, o| {
             let len = if a0n == 1 { a[0][0].abs() } else { r(dot_r(r, &a[0][..a0n], &a[0][..a0n]).sqrt()) };
@@ -620,9 +657,12 @@ pub(crate) fn compile(
         B::MulVecMat => {
             let (rows, cols) = shape(tys.get(1));
             Some(lanewise(&locs, &dst, move |a, o| {
+                let mut col = [0.0f64; 16];
                 for j in 0..cols {
-                    let col: Vec<f64> = (0..rows).map(|i| a[1][i * cols + j]).collect();
-                    o[j] = dot_r(r, &a[0][..rows], &col);
+                    for (i, ci) in col.iter_mut().enumerate().take(rows) {
+                        *ci = a[1][i * cols + j];
+                    }
+                    o[j] = dot_r(r, &a[0][..rows], &col[..rows]);
                 }
             }))
         }
@@ -630,10 +670,13 @@ pub(crate) fn compile(
             let (rows, inner) = shape(tys.first());
             let (_, cols) = shape(tys.get(1));
             Some(lanewise(&locs, &dst, move |a, o| {
+                let mut col = [0.0f64; 16];
                 for i in 0..rows {
                     for j in 0..cols {
-                        let col: Vec<f64> = (0..inner).map(|k| a[1][k * cols + j]).collect();
-                        o[i * cols + j] = dot_r(r, &a[0][i * inner..(i + 1) * inner], &col);
+                        for (k, ck) in col.iter_mut().enumerate().take(inner) {
+                            *ck = a[1][k * cols + j];
+                        }
+                        o[i * cols + j] = dot_r(r, &a[0][i * inner..(i + 1) * inner], &col[..inner]);
                     }
                 }
             }))
@@ -678,7 +721,7 @@ pub(crate) fn compile(
         B::All => {
             Some(lanewise(&locs, &dst, move |a, o| o[0] = f64::from(u8::from(a[0][..a0n].iter().all(|&x| x != 0.0)))))
         }
-        B::Ddx | B::Ddy | B::Fwidth => Some(derivative(b, locs.first().cloned().unwrap_or_default(), dst.clone(), r)),
+        B::Ddx | B::Ddy | B::Fwidth => Some(derivative(b, locs.first().cloned().unwrap_or_default(), dst.to_vec(), r)),
         B::Clip => {
             let a = locs.first().cloned().unwrap_or_default();
             Some(Box::new(move |m: &mut Machine| {
@@ -708,19 +751,7 @@ pub(crate) fn compile(
             }))
         }
         _ => texture::compile(c, b, &locs, &tys, &dst, span),
-    };
-    if let Some(code) = code {
-        codes.push(code);
     }
-    codes.extend(super::flags::compile(b, &locs, &dst, outs, z));
-    if !super::flags::exact(b) && arg_kind == Kind::F {
-        codes.push(nudge_approximate(dst.clone()));
-    }
-    for (i, p, _) in places {
-        let w = write_code(c, &p, &locs[i]);
-        codes.push(w);
-    }
-    super::expr::Val { code: chain(codes), loc: dst }
 }
 
 /// Under the precision rule, moves the approximate lanes of a library function's
@@ -764,7 +795,7 @@ fn saturate(a: [f64; 4]) -> f64 {
 /// mixes the lanes (their flags spread to all four), and a lane whose coarse derivative
 /// (row 0's `ddx`, column 0's `ddy`, which a GPU may use instead) differs from the fine
 /// one beyond rounding is hazardous.
-fn derivative(b: B, src: Vec<usize>, dst: Vec<usize>, r: fn(f64) -> f64) -> Code {
+fn derivative<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(b: B, src: Vec<usize>, dst: Vec<usize>, r: R) -> Code {
     Box::new(move |m: &mut Machine| {
         let sign = match m.shape {
             LaneShape::Vertices | LaneShape::Perturbed => {
