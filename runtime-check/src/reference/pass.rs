@@ -546,7 +546,12 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                     }
                 }
                 run(c, &mut m)?;
-                let col: Vec<Cell> = plan.color.iter().map(|&a| m.get(a)).collect();
+                // The COLOR cells (at most four are read).
+                let mut colour = [[0.0f64; 4]; 4];
+                for (c, &a) in colour.iter_mut().zip(&plan.color) {
+                    *c = m.get(a);
+                }
+                let col = &colour[..plan.color.len().min(4)];
                 let col_hazard = plan.color.iter().fold(m.sticky, |h, &a| h | m.hz(a)) & HAZARD;
                 if quad == 1 {
                     // One pixel: its lanes' hazards are one, and its perturbed colours
@@ -558,7 +563,7 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                     if let Some(p) = row.perturbed.get_mut(at) {
                         for (k, lane) in p.iter_mut().enumerate() {
                             if m.disc & (1 << (k + 1)) == 0 {
-                                *lane = lane_colour(&col, k + 1);
+                                *lane = lane_colour(col, k + 1);
                             }
                         }
                     }
@@ -576,7 +581,7 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                         continue;
                     }
                     if let Some(p) = row.pixels.get_mut(at) {
-                        *p = lane_colour(&col, l);
+                        *p = lane_colour(col, l);
                     }
                 }
             }

@@ -38,23 +38,54 @@ pub(crate) enum Place {
     Dynamic(Arc<(Vec<usize>, Vec<Step>)>),
 }
 
+/// The cells a place names for one lane ([`Place::resolve`]): a run of the root's
+/// cells while only indices were taken (no allocation), a list after a selection.
+pub(crate) enum Resolved<'a> {
+    Run(&'a [usize]),
+    List(Vec<usize>),
+}
+
+impl Resolved<'_> {
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<usize> {
+        match self {
+            Resolved::Run(r) => r.get(i).copied(),
+            Resolved::List(v) => v.get(i).copied(),
+        }
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[usize] {
+        match self {
+            Resolved::Run(r) => r,
+            Resolved::List(v) => v,
+        }
+    }
+}
+
 impl Place {
     /// The cells of lane `l`, `None` when an index is out of range.
-    pub fn resolve(&self, m: &Machine, l: usize) -> Option<Vec<usize>> {
+    pub fn resolve(&self, m: &Machine, l: usize) -> Option<Resolved<'_>> {
         match self {
-            Place::Static(v) => Some(v.clone()),
+            Place::Static(v) => Some(Resolved::Run(v)),
             Place::Dynamic(d) => {
-                let mut cur = d.0.clone();
+                let mut cur = Resolved::Run(&d.0);
                 for s in &d.1 {
                     cur = match s {
-                        Step::Select(sel) => sel.iter().map(|&i| cur.get(i).copied()).collect::<Option<Vec<_>>>()?,
+                        Step::Select(sel) => {
+                            let c = cur.as_slice();
+                            Resolved::List(sel.iter().map(|&i| c.get(i).copied()).collect::<Option<Vec<_>>>()?)
+                        }
                         Step::Index { index, elem, len } => {
                             let i = m.get(*index)[l];
                             if !(i >= 0.0 && i < *len as f64) {
                                 return None;
                             }
                             let i = i as usize;
-                            cur.get(i * elem..(i + 1) * elem)?.to_vec()
+                            match cur {
+                                Resolved::Run(r) => Resolved::Run(r.get(i * elem..(i + 1) * elem)?),
+                                Resolved::List(v) => Resolved::List(v.get(i * elem..(i + 1) * elem)?.to_vec()),
+                            }
                         }
                     };
                 }
@@ -132,7 +163,19 @@ pub(crate) fn write_code(c: &mut Compiler, place: &Place, src: &[usize]) -> Code
             let place = place.clone();
             let src = src.to_vec();
             Box::new(move |m: &mut Machine| {
-                let snapshot: Vec<(Cell, u8)> = src.iter().map(|&s| (m.get(s), m.hz(s))).collect();
+                // The source read before any lane writes (a place may overlap it); on the
+                // stack for up to 16 cells.
+                let mut small = [([0.0f64; 4], 0u8); 16];
+                let large: Vec<(Cell, u8)>;
+                let snapshot: &[(Cell, u8)] = if src.len() <= small.len() {
+                    for (o, &s) in small.iter_mut().zip(&src) {
+                        *o = (m.get(s), m.hz(s));
+                    }
+                    &small[..src.len()]
+                } else {
+                    large = src.iter().map(|&s| (m.get(s), m.hz(s))).collect();
+                    &large
+                };
                 for l in 0..4 {
                     let bits = hazard_bit(l) | approx_bit(l);
                     let active = m.active & (1 << l) != 0;
@@ -140,7 +183,7 @@ pub(crate) fn write_code(c: &mut Compiler, place: &Place, src: &[usize]) -> Code
                         continue;
                     }
                     if let Some(cells) = place.resolve(m, l) {
-                        for (d, (v, h)) in cells.iter().zip(&snapshot) {
+                        for (d, (v, h)) in cells.as_slice().iter().zip(snapshot) {
                             let mut hz = m.hz(*d);
                             if active {
                                 let mut cell = m.get(*d);
@@ -171,7 +214,7 @@ fn read_place(c: &mut Compiler, place: &Place, n: usize) -> Val {
                         let bits = hazard_bit(l) | approx_bit(l);
                         let cells = place.resolve(m, l);
                         for (i, &d) in dst.iter().enumerate() {
-                            let src = cells.as_ref().and_then(|cs| cs.get(i)).copied();
+                            let src = cells.as_ref().and_then(|cs| cs.get(i));
                             let v = src.map_or(0.0, |a| m.get(a)[l]);
                             let h = src.map_or(0, |a| m.hz(a)) & bits;
                             let mut cell = m.get(d);
@@ -569,7 +612,15 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
             let gather: Code = Box::new(move |m: &mut Machine| {
                 let idx = m.get(icell);
                 let ih = m.hz(icell) & HAZARD;
-                let mut out = vec![([0.0; 4], ih); elem];
+                // The element gathered on the stack for up to 16 cells.
+                let mut small = [([0.0f64; 4], ih); 16];
+                let mut large: Vec<(Cell, u8)> = Vec::new();
+                let out: &mut [(Cell, u8)] = if elem <= small.len() {
+                    &mut small[..elem]
+                } else {
+                    large.resize(elem, ([0.0; 4], ih));
+                    &mut large
+                };
                 for (l, &i) in idx.iter().enumerate() {
                     if i >= 0.0 && i < len as f64 {
                         let i = i as usize;
@@ -582,7 +633,7 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
                         }
                     }
                 }
-                for (k, (o, h)) in out.into_iter().enumerate() {
+                for (k, &(o, h)) in out.iter().enumerate() {
                     m.put(d2[k], o, h);
                 }
             });
