@@ -500,11 +500,13 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                     for (k, &cell) in cells.iter().enumerate() {
                         let mut out = [0.0; 4];
                         let mut exact_lanes = 0u8;
+                        // Which lanes interpolate exactly matters for dyadic components only.
+                        let dyadic = matches!(flags.get(k), Some(Interp::Dyadic(_)));
                         if let Some(vals) = src.as_ref().and_then(|s| s.get(k)) {
                             for l in 0..4 {
                                 let w = ws[l];
                                 let v = w[0] * vals[0] + w[1] * vals[1] + w[2] * vals[2] + w[3] * vals[3];
-                                if exact_interpolation(&w, &exact_weights[l], vals) {
+                                if dyadic && exact_interpolation(&w, &exact_weights[l], vals) {
                                     exact_lanes |= 1 << l;
                                 }
                                 out[l] = v as f32 as f64;
