@@ -276,7 +276,9 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         // The input frame is an 8-bit UNORM texture: sampled through the device's decode.
         let original = Arc::new(MipChain::single(job.conversions.sampled_unorm8(input)));
         let mut outputs: Vec<Arc<MipChain>> = Vec::with_capacity(n);
-        let mut own: Vec<RgbaF32Image> = Vec::new();
+        // The reference's own output of a pass whose output later passes read from
+        // `job.replaced` instead (last frame only).
+        let mut own: Vec<Option<RgbaF32Image>> = Vec::new();
         for (i, pp) in chain.passes.iter().enumerate() {
             let read = |r: Resource| pp.read(r).map_or(Sampling::DEFAULT, |t| t.sampling);
             let orig_s = read(Resource::Original);
@@ -325,9 +327,9 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             let fmt = storage(pp.format);
             let (mut image, hazard) = stored_with_precision(rendered, fmt, &job.conversions);
             if f + 1 == job.frame_count {
-                own.push(image.clone());
-                if let Some(other) = job.replaced.get(i).filter(|o| o.pixels.len() == image.pixels.len()) {
-                    image = as_read(other, fmt, &job.conversions);
+                match job.replaced.get(i).filter(|o| o.pixels.len() == image.pixels.len()) {
+                    Some(other) => own.push(Some(std::mem::replace(&mut image, as_read(other, fmt, &job.conversions)))),
+                    None => own.push(None),
                 }
             }
             let chain_img =
@@ -357,21 +359,27 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         let result = as_stored(&result, result_storage, &job.conversions);
         history.insert(0, original);
         history.truncate(8);
+        // Every pass's output is returned for the last frame only.
+        let last_frame = f + 1 == job.frame_count;
         let passes = outputs
             .iter()
+            .take(if last_frame { n } else { 0 })
             .zip(&chain.passes)
             .enumerate()
             .filter_map(|(i, (o, pp))| {
                 o.base().map(|b| PassOutput {
-                    image: own.get(i).unwrap_or(b).clone(),
+                    image: own.get_mut(i).and_then(Option::take).unwrap_or_else(|| b.clone()),
                     hazard: level0_hazard(o),
                     storage: storage(pp.format),
                     conversions: job.conversions.clone(),
                 })
             })
             .collect();
+        // Only the feedback pass's output is read in the next frame.
         for (i, o) in outputs.into_iter().enumerate() {
-            feedback[i] = Some(o);
+            if feedback_pass == Some(i) {
+                feedback[i] = Some(o);
+            }
         }
         last = Some(PresetOutput { image: result, hazard: result_hazard, passes });
     }

@@ -238,7 +238,7 @@ pub fn decision(a: f64, b: f64, approx_a: bool, approx_b: bool) -> bool {
 /// GPU's `-1e-8` floors to -1).
 #[inline]
 pub fn integer_step(x: f64, approx: bool) -> bool {
-    approx && x.is_finite() && near(x, x.round())
+    approx && x.is_finite() && near(x, round(x))
 }
 
 /// `round`: steps at the half-integers.
@@ -254,10 +254,77 @@ pub fn non_finite(x: f64) -> bool {
 }
 
 /// Whether `|d|` is a power of two (a quotient by it is exact on any GPU).
+///
+/// Decided by `log2(|d|)` being integral. A binary32 value (what every `float` cell
+/// holds) is a power of two exactly when its binary64 mantissa bits are all zero, and
+/// then its `log2` is that integer; a binary32 value that is not one has a `log2` at
+/// least `2^-24 / ln 2` away from every integer, so the bits decide for it without the
+/// logarithm. Only other values (binary64 cells) take the logarithm.
 #[inline]
 pub fn power_of_two(d: f64) -> bool {
     let a = d.abs();
-    a.is_finite() && a != 0.0 && a.log2().fract() == 0.0
+    if !(a.is_finite() && a != 0.0) {
+        return false;
+    }
+    if f64::from(a as f32) == a && a >= f64::from(f32::MIN_POSITIVE) {
+        return a.to_bits() & ((1u64 << 52) - 1) == 0;
+    }
+    is_integer(a.log2())
+}
+
+/// `x.fract() == 0.0` (a finite integral value), without the library call `fract`
+/// makes on targets without a rounding instruction: below 2^52 in magnitude the
+/// conversion to `i64` and back is exact for exactly the integers, and above it every
+/// finite binary64 value is an integer.
+#[inline]
+pub fn is_integer(x: f64) -> bool {
+    if x.abs() < 4_503_599_627_370_496.0 {
+        (x as i64) as f64 == x
+    } else {
+        x.is_finite()
+    }
+}
+
+/// `x.round()` (half away from zero), bit for bit (the sign of a zero included),
+/// without the library call on targets without a rounding instruction.
+#[inline]
+pub fn round(x: f64) -> f64 {
+    if x.abs() < 4_503_599_627_370_496.0 {
+        let t = (x as i64) as f64;
+        // Exact: `t` is `x` with its fraction bits cleared.
+        let d = x - t;
+        let r = if d >= 0.5 {
+            t + 1.0
+        } else if d <= -0.5 {
+            t - 1.0
+        } else {
+            t
+        };
+        if r == 0.0 {
+            0.0f64.copysign(x)
+        } else {
+            r
+        }
+    } else {
+        x.round()
+    }
+}
+
+/// `x.floor()`, bit for bit (the sign of a zero included), without the library call
+/// on targets without a rounding instruction.
+#[inline]
+pub fn floor(x: f64) -> f64 {
+    if x.abs() < 4_503_599_627_370_496.0 {
+        let t = (x as i64) as f64;
+        let f = if t > x { t - 1.0 } else { t };
+        if f == 0.0 {
+            0.0f64.copysign(x)
+        } else {
+            f
+        }
+    } else {
+        x.floor()
+    }
 }
 
 /// A quotient `a / b` of exact operands that every GPU computes exactly: `b` a power of
@@ -269,7 +336,7 @@ pub fn exact_quotient(a: f64, b: f64) -> bool {
         return true;
     }
     let q = a / b;
-    a.fract() == 0.0 && b.fract() == 0.0 && q.fract() == 0.0 && q.abs() < 16_777_216.0
+    is_integer(a) && is_integer(b) && is_integer(q) && q.abs() < 16_777_216.0
 }
 
 /// A nearest sample at texel coordinate `t` (`u * size`): within [`SUBTEXEL`] of a texel
@@ -279,7 +346,7 @@ pub fn texel_boundary(t: f64, approx: bool) -> bool {
     if !t.is_finite() {
         return false;
     }
-    let d = (t - t.round()).abs();
+    let d = (t - round(t)).abs();
     d < SUBTEXEL && (d > 0.0 || approx)
 }
 
@@ -365,6 +432,61 @@ mod tests {
         assert!(integer_step(3.0, true) && !integer_step(3.0, false) && !integer_step(3.5, true));
         assert!(integer_step(2.99999, true));
         assert!(half_step(2.5, true) && !half_step(2.0, true));
+    }
+
+    #[test]
+    fn fast_rounding_matches_the_library_bit_for_bit() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            -1.5,
+            2.5,
+            -2.5,
+            0.49999999999999994,
+            -0.49999999999999994,
+            4_503_599_627_370_495.5,
+            4_503_599_627_370_496.0,
+            -4_503_599_627_370_497.0,
+            1e300,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::from(f32::MAX),
+            f64::from(f32::MIN_POSITIVE),
+            f64::from(f32::from_bits(1)),
+        ];
+        // A deterministic spread of magnitudes and fractions.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let x = f64::from_bits(seed);
+            if x.is_finite() {
+                xs.push(x);
+            }
+            let scale = 2f64.powi((seed >> 58) as i32 - 8);
+            xs.push(((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * scale);
+            xs.push(f64::from((seed >> 40) as u32 as f32 / 1024.0) - 8000.0);
+        }
+        for &x in &xs {
+            assert_eq!(floor(x).to_bits(), x.floor().to_bits(), "floor {x:e}");
+            assert_eq!(round(x).to_bits(), x.round().to_bits(), "round {x:e}");
+            assert_eq!(is_integer(x), x.fract() == 0.0, "is_integer {x:e}");
+            let a = x.abs();
+            let by_log = a.is_finite() && a != 0.0 && a.log2().fract() == 0.0;
+            if f64::from(x as f32) == x {
+                assert_eq!(power_of_two(x), by_log, "power_of_two {x:e}");
+            }
+        }
+        for k in -149..128 {
+            let p = 2f64.powi(k);
+            assert!(power_of_two(p) && power_of_two(-p), "2^{k}");
+            assert!(!power_of_two(f64::from(p as f32) * (1.0 + f64::from(f32::EPSILON))) || k >= 127);
+        }
     }
 
     #[test]

@@ -104,55 +104,79 @@ pub fn unary(op: UnaryOp, k: Kind) -> fn(f64) -> f64 {
     }
 }
 
-/// The binary operator on values of kind `k` (for shifts `k` is the left operand's).
-/// `None` when the operator does not exist on that kind (sema never produces it).
-pub fn binary(op: BinaryOp, k: Kind) -> Option<fn(f64, f64) -> f64> {
+/// What is done with the function of a binary operator ([`binary_with`]): called with
+/// the operator's own closure type, so that code built from it is compiled for that
+/// operator (no call through a function pointer per lane).
+pub trait BinaryVisitor {
+    type Out;
+    fn visit<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(self, f: F) -> Self::Out;
+}
+
+/// The binary operator on values of kind `k` (for shifts `k` is the left operand's),
+/// handed to `v`. `None` when the operator does not exist on that kind (sema never
+/// produces it).
+pub fn binary_with<V: BinaryVisitor>(op: BinaryOp, k: Kind, v: V) -> Option<V::Out> {
     use BinaryOp as O;
     use Kind as K;
     Some(match (op, k) {
-        (O::Eq, _) => |a, b| f64::from(u8::from(a == b)),
-        (O::Ne, _) => |a, b| f64::from(u8::from(a != b)),
-        (O::Lt, _) => |a, b| f64::from(u8::from(a < b)),
-        (O::Le, _) => |a, b| f64::from(u8::from(a <= b)),
-        (O::Gt, _) => |a, b| f64::from(u8::from(a > b)),
-        (O::Ge, _) => |a, b| f64::from(u8::from(a >= b)),
-        (O::And, _) => |a, b| f64::from(u8::from(a != 0.0 && b != 0.0)),
-        (O::Or, _) => |a, b| f64::from(u8::from(a != 0.0 || b != 0.0)),
-        (O::Add, K::F) => |a, b| rf32(a + b),
-        (O::Sub, K::F) => |a, b| rf32(a - b),
-        (O::Mul, K::F) => |a, b| rf32(a * b),
-        (O::Div, K::F) => |a, b| rf32(a / b),
-        (O::Rem, K::F) => |a, b| rf32(a % b),
-        (O::Add, K::D) => |a, b| a + b,
-        (O::Sub, K::D) => |a, b| a - b,
-        (O::Mul, K::D) => |a, b| a * b,
-        (O::Div, K::D) => |a, b| a / b,
-        (O::Rem, K::D) => |a, b| a % b,
-        (O::Add, K::I) => |a, b| f64::from(as_i32(a).wrapping_add(as_i32(b))),
-        (O::Sub, K::I) => |a, b| f64::from(as_i32(a).wrapping_sub(as_i32(b))),
-        (O::Mul, K::I) => |a, b| f64::from(as_i32(a).wrapping_mul(as_i32(b))),
-        (O::Div, K::I) => |a, b| f64::from(as_i32(a).checked_div(as_i32(b)).unwrap_or(0)),
-        (O::Rem, K::I) => |a, b| f64::from(as_i32(a).checked_rem(as_i32(b)).unwrap_or(0)),
-        (O::Shl, K::I) => |a, b| f64::from(as_i32(a).wrapping_shl(as_u32(b))),
-        (O::Shr, K::I) => |a, b| f64::from(as_i32(a).wrapping_shr(as_u32(b))),
-        (O::BitAnd, K::I) => |a, b| f64::from(as_i32(a) & as_i32(b)),
-        (O::BitOr, K::I) => |a, b| f64::from(as_i32(a) | as_i32(b)),
-        (O::BitXor, K::I) => |a, b| f64::from(as_i32(a) ^ as_i32(b)),
-        (O::Add, K::U) => |a, b| f64::from(as_u32(a).wrapping_add(as_u32(b))),
-        (O::Sub, K::U) => |a, b| f64::from(as_u32(a).wrapping_sub(as_u32(b))),
-        (O::Mul, K::U) => |a, b| f64::from(as_u32(a).wrapping_mul(as_u32(b))),
-        (O::Div, K::U) => |a, b| f64::from(as_u32(a).checked_div(as_u32(b)).unwrap_or(0)),
-        (O::Rem, K::U) => |a, b| f64::from(as_u32(a).checked_rem(as_u32(b)).unwrap_or(0)),
-        (O::Shl, K::U) => |a, b| f64::from(as_u32(a).wrapping_shl(as_u32(b))),
-        (O::Shr, K::U) => |a, b| f64::from(as_u32(a).wrapping_shr(as_u32(b))),
-        (O::BitAnd, K::U) => |a, b| f64::from(as_u32(a) & as_u32(b)),
-        (O::BitOr, K::U) => |a, b| f64::from(as_u32(a) | as_u32(b)),
-        (O::BitXor, K::U) => |a, b| f64::from(as_u32(a) ^ as_u32(b)),
-        (O::BitAnd, K::B) => |a, b| f64::from(u8::from(a != 0.0 && b != 0.0)),
-        (O::BitOr, K::B) => |a, b| f64::from(u8::from(a != 0.0 || b != 0.0)),
-        (O::BitXor, K::B) => |a, b| f64::from(u8::from((a != 0.0) != (b != 0.0))),
+        (O::Eq, _) => v.visit(|a, b| f64::from(u8::from(a == b))),
+        (O::Ne, _) => v.visit(|a, b| f64::from(u8::from(a != b))),
+        (O::Lt, _) => v.visit(|a, b| f64::from(u8::from(a < b))),
+        (O::Le, _) => v.visit(|a, b| f64::from(u8::from(a <= b))),
+        (O::Gt, _) => v.visit(|a, b| f64::from(u8::from(a > b))),
+        (O::Ge, _) => v.visit(|a, b| f64::from(u8::from(a >= b))),
+        (O::And, _) => v.visit(|a, b| f64::from(u8::from(a != 0.0 && b != 0.0))),
+        (O::Or, _) => v.visit(|a, b| f64::from(u8::from(a != 0.0 || b != 0.0))),
+        (O::Add, K::F) => v.visit(|a, b| rf32(a + b)),
+        (O::Sub, K::F) => v.visit(|a, b| rf32(a - b)),
+        (O::Mul, K::F) => v.visit(|a, b| rf32(a * b)),
+        (O::Div, K::F) => v.visit(|a, b| rf32(a / b)),
+        (O::Rem, K::F) => v.visit(|a, b| rf32(a % b)),
+        (O::Add, K::D) => v.visit(|a, b| a + b),
+        (O::Sub, K::D) => v.visit(|a, b| a - b),
+        (O::Mul, K::D) => v.visit(|a, b| a * b),
+        (O::Div, K::D) => v.visit(|a, b| a / b),
+        (O::Rem, K::D) => v.visit(|a, b| a % b),
+        (O::Add, K::I) => v.visit(|a, b| f64::from(as_i32(a).wrapping_add(as_i32(b)))),
+        (O::Sub, K::I) => v.visit(|a, b| f64::from(as_i32(a).wrapping_sub(as_i32(b)))),
+        (O::Mul, K::I) => v.visit(|a, b| f64::from(as_i32(a).wrapping_mul(as_i32(b)))),
+        (O::Div, K::I) => v.visit(|a, b| f64::from(as_i32(a).checked_div(as_i32(b)).unwrap_or(0))),
+        (O::Rem, K::I) => v.visit(|a, b| f64::from(as_i32(a).checked_rem(as_i32(b)).unwrap_or(0))),
+        (O::Shl, K::I) => v.visit(|a, b| f64::from(as_i32(a).wrapping_shl(as_u32(b)))),
+        (O::Shr, K::I) => v.visit(|a, b| f64::from(as_i32(a).wrapping_shr(as_u32(b)))),
+        (O::BitAnd, K::I) => v.visit(|a, b| f64::from(as_i32(a) & as_i32(b))),
+        (O::BitOr, K::I) => v.visit(|a, b| f64::from(as_i32(a) | as_i32(b))),
+        (O::BitXor, K::I) => v.visit(|a, b| f64::from(as_i32(a) ^ as_i32(b))),
+        (O::Add, K::U) => v.visit(|a, b| f64::from(as_u32(a).wrapping_add(as_u32(b)))),
+        (O::Sub, K::U) => v.visit(|a, b| f64::from(as_u32(a).wrapping_sub(as_u32(b)))),
+        (O::Mul, K::U) => v.visit(|a, b| f64::from(as_u32(a).wrapping_mul(as_u32(b)))),
+        (O::Div, K::U) => v.visit(|a, b| f64::from(as_u32(a).checked_div(as_u32(b)).unwrap_or(0))),
+        (O::Rem, K::U) => v.visit(|a, b| f64::from(as_u32(a).checked_rem(as_u32(b)).unwrap_or(0))),
+        (O::Shl, K::U) => v.visit(|a, b| f64::from(as_u32(a).wrapping_shl(as_u32(b)))),
+        (O::Shr, K::U) => v.visit(|a, b| f64::from(as_u32(a).wrapping_shr(as_u32(b)))),
+        (O::BitAnd, K::U) => v.visit(|a, b| f64::from(as_u32(a) & as_u32(b))),
+        (O::BitOr, K::U) => v.visit(|a, b| f64::from(as_u32(a) | as_u32(b))),
+        (O::BitXor, K::U) => v.visit(|a, b| f64::from(as_u32(a) ^ as_u32(b))),
+        (O::BitAnd, K::B) => v.visit(|a, b| f64::from(u8::from(a != 0.0 && b != 0.0))),
+        (O::BitOr, K::B) => v.visit(|a, b| f64::from(u8::from(a != 0.0 || b != 0.0))),
+        (O::BitXor, K::B) => v.visit(|a, b| f64::from(u8::from((a != 0.0) != (b != 0.0)))),
         _ => return None,
     })
+}
+
+/// A binary operator as a function value.
+pub type BinaryFn = Box<dyn Fn(f64, f64) -> f64 + Send + Sync>;
+
+/// The binary operator on values of kind `k` as a function value (see [`binary_with`]).
+pub fn binary(op: BinaryOp, k: Kind) -> Option<BinaryFn> {
+    struct Boxed;
+    impl BinaryVisitor for Boxed {
+        type Out = BinaryFn;
+        fn visit<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(self, f: F) -> BinaryFn {
+            Box::new(f)
+        }
+    }
+    binary_with(op, k, Boxed)
 }
 
 #[cfg(test)]

@@ -365,7 +365,7 @@ enum Interp {
 /// A multiple of 2^-16 below 2^16 in magnitude: products and sums of a few are exact
 /// in binary32.
 fn short_dyadic(x: f64) -> bool {
-    x.abs() < 65536.0 && (x * 65536.0).fract() == 0.0
+    x.abs() < 65536.0 && hazard::is_integer(x * 65536.0)
 }
 
 /// An interpolation `a_b + sum_i w_i (a_i - a_b)` over the covering triangle (the
@@ -500,11 +500,13 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                     for (k, &cell) in cells.iter().enumerate() {
                         let mut out = [0.0; 4];
                         let mut exact_lanes = 0u8;
+                        // Which lanes interpolate exactly matters for dyadic components only.
+                        let dyadic = matches!(flags.get(k), Some(Interp::Dyadic(_)));
                         if let Some(vals) = src.as_ref().and_then(|s| s.get(k)) {
                             for l in 0..4 {
                                 let w = ws[l];
                                 let v = w[0] * vals[0] + w[1] * vals[1] + w[2] * vals[2] + w[3] * vals[3];
-                                if exact_interpolation(&w, &exact_weights[l], vals) {
+                                if dyadic && exact_interpolation(&w, &exact_weights[l], vals) {
                                     exact_lanes |= 1 << l;
                                 }
                                 out[l] = v as f32 as f64;
@@ -546,7 +548,12 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                     }
                 }
                 run(c, &mut m)?;
-                let col: Vec<Cell> = plan.color.iter().map(|&a| m.get(a)).collect();
+                // The COLOR cells (at most four are read).
+                let mut colour = [[0.0f64; 4]; 4];
+                for (c, &a) in colour.iter_mut().zip(&plan.color) {
+                    *c = m.get(a);
+                }
+                let col = &colour[..plan.color.len().min(4)];
                 let col_hazard = plan.color.iter().fold(m.sticky, |h, &a| h | m.hz(a)) & HAZARD;
                 if quad == 1 {
                     // One pixel: its lanes' hazards are one, and its perturbed colours
@@ -558,7 +565,7 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                     if let Some(p) = row.perturbed.get_mut(at) {
                         for (k, lane) in p.iter_mut().enumerate() {
                             if m.disc & (1 << (k + 1)) == 0 {
-                                *lane = lane_colour(&col, k + 1);
+                                *lane = lane_colour(col, k + 1);
                             }
                         }
                     }
@@ -576,7 +583,7 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
                         continue;
                     }
                     if let Some(p) = row.pixels.get_mut(at) {
-                        *p = lane_colour(&col, l);
+                        *p = lane_colour(col, l);
                     }
                 }
             }

@@ -66,7 +66,7 @@ fn texel_index(x: f64) -> i64 {
     if x.is_nan() {
         return i64::MIN / 4;
     }
-    x.floor().clamp(-1e15, 1e15) as i64
+    hazard::floor(x).clamp(-1e15, 1e15) as i64
 }
 
 /// The texel at integer coordinates of one level after wrapping (border = 0).
@@ -95,7 +95,7 @@ fn sample_level(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerSt
     }
     let (x, y) = (u * w - 0.5, v * h - 0.5);
     let (x0, y0) = (texel_index(x), texel_index(y));
-    let (fx, fy) = ((x - x.floor()) as f32, (y - y.floor()) as f32);
+    let (fx, fy) = ((x - hazard::floor(x)) as f32, (y - hazard::floor(y)) as f32);
     let t00 = fetch_wrapped(chain, level, x0, y0, state.wrap);
     let t10 = fetch_wrapped(chain, level, x0 + 1, y0, state.wrap);
     let t01 = fetch_wrapped(chain, level, x0, y0 + 1, state.wrap);
@@ -188,7 +188,7 @@ fn level_hazard(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerSt
     }
     let (x, y) = (u * w - 0.5, v * h - 0.5);
     let (x0, y0) = (texel_index(x), texel_index(y));
-    let (fx, fy) = (x - x.floor(), y - y.floor());
+    let (fx, fy) = (x - hazard::floor(x), y - hazard::floor(y));
     (at(x0, y0) && fx < 1.0 && fy < 1.0)
         || (fx > 0.0 && at(x0 + 1, y0))
         || (fy > 0.0 && at(x0, y0 + 1))

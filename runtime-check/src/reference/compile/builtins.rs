@@ -11,7 +11,7 @@ use super::expr::{place, value, write_code, Place};
 use super::{chain, texture, Compiler, Frame};
 use crate::reference::hazard::{self, across_lanes, approx_bit, hazard_bit, HAZARD};
 use crate::reference::machine::{Code, LaneShape, Machine};
-use crate::reference::ops::{self, as_i32, as_u32, kind, rounder, Kind};
+use crate::reference::ops::{self, as_i32, as_u32, kind, Kind};
 use grammar::Span;
 use translator::ir::{Builtin as B, Expr, Handle, Type};
 
@@ -53,8 +53,9 @@ pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
 /// its device error bound given the arguments and that value (see [`hazard`]'s
 /// precision rule). The machine's perturbation of each lane moves its result by that
 /// many bounds, rounded back with `r`; at 0 the result is `f`'s exactly.
-fn transcendental<F, E>(args: &[Vec<usize>], dst: &[usize], zero: usize, r: fn(f64) -> f64, f: F, error: E) -> Code
+fn transcendental<R, F, E>(args: &[Vec<usize>], dst: &[usize], zero: usize, r: R, f: F, error: E) -> Code
 where
+    R: Fn(f64) -> f64 + Copy + Send + Sync + 'static,
     F: Fn([f64; 4]) -> f64 + Send + Sync + 'static,
     E: Fn([f64; 4], f64) -> f64 + Send + Sync + 'static,
 {
@@ -105,11 +106,11 @@ pub(crate) fn lanewise<F: Fn(&LaneBuf, &mut [f64; 16]) + Send + Sync + 'static>(
     })
 }
 
-fn frac_r(r: fn(f64) -> f64, x: f64) -> f64 {
+fn frac_r<R: Fn(f64) -> f64>(r: R, x: f64) -> f64 {
     r(x - x.floor())
 }
 
-fn dot_r(r: fn(f64) -> f64, a: &[f64], b: &[f64]) -> f64 {
+fn dot_r<R: Fn(f64) -> f64>(r: R, a: &[f64], b: &[f64]) -> f64 {
     let mut acc = 0.0;
     for (i, (x, y)) in a.iter().zip(b).enumerate() {
         let p = r(x * y);
@@ -119,7 +120,7 @@ fn dot_r(r: fn(f64) -> f64, a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Determinant of an `n x n` row-major matrix by cofactor expansion along row 0.
-fn det_r(r: fn(f64) -> f64, m: &[f64], n: usize) -> f64 {
+fn det_r<R: Fn(f64) -> f64 + Copy>(r: R, m: &[f64], n: usize) -> f64 {
     match n {
         0 => 1.0,
         1 => m[0],
@@ -266,29 +267,61 @@ pub(crate) fn compile(
     let n = c.cells(ty);
     let dst = c.alloc(n);
     let arg_kind = tys.first().and_then(|t| t.scalar()).map_or(Kind::F, kind);
-    let r = rounder(arg_kind);
     let z = c.constant(0.0);
+    let code: Option<Code> = if arg_kind == Kind::D {
+        library(c, b, &locs, &tys, &dst, z, arg_kind, span, ops::rf64)
+    } else {
+        library(c, b, &locs, &tys, &dst, z, arg_kind, span, ops::rf32)
+    };
+    if let Some(code) = code {
+        codes.push(code);
+    }
+    codes.extend(super::flags::compile(b, &locs, &dst, outs, z));
+    if !super::flags::exact(b) && arg_kind == Kind::F {
+        codes.push(nudge_approximate(dst.clone()));
+    }
+    for (i, p, _) in places {
+        let w = write_code(c, &p, &locs[i]);
+        codes.push(w);
+    }
+    super::expr::Val { code: chain(codes), loc: dst }
+}
+
+/// The computation of library function `b` (its flags are set by [`super::flags`]),
+/// with the rounding `r` of its argument kind compiled in.
+#[allow(clippy::too_many_arguments)]
+fn library<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
+    c: &mut Compiler,
+    b: B,
+    locs: &[Vec<usize>],
+    tys: &[Type],
+    dst: &[usize],
+    z: usize,
+    arg_kind: Kind,
+    span: Span,
+    r: R,
+) -> Option<Code> {
     let a0n = locs.first().map_or(0, Vec::len).min(16);
     let shape = |t: Option<&Type>| match t {
         Some(Type::Matrix { rows, cols, .. }) => (*rows as usize, *cols as usize),
         Some(t) => (1, t.components().unwrap_or(1) as usize),
         None => (1, 1),
     };
-    let code: Option<Code> = match b {
+    match b {
         B::Abs => Some(match arg_kind {
-            Kind::I => cw(&locs, &dst, z, |a| f64::from(as_i32(a[0]).wrapping_abs())),
-            Kind::U => cw(&locs, &dst, z, |a| a[0]),
-            _ => cw(&locs, &dst, z, |a| a[0].abs()),
+            Kind::I => cw(locs, dst, z, |a| f64::from(as_i32(a[0]).wrapping_abs())),
+            Kind::U => cw(locs, dst, z, |a| a[0]),
+            _ => cw(locs, dst, z, |a| a[0].abs()),
         }),
-        B::Sign => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] > 0.0)) - f64::from(u8::from(a[0] < 0.0)))),
+        B::Sign => Some(cw(locs, dst, z, |a| f64::from(u8::from(a[0] > 0.0)) - f64::from(u8::from(a[0] < 0.0)))),
         // GPUs take min and max as IEEE 754-2008 minNum/maxNum: a NaN operand loses to
         // a number (NVIDIA's FMNMX, LLVM's minnum/maxnum on lavapipe), and clamp is
         // max then min. cgc's GLSL output called the same functions, so NaN-producing
         // arithmetic that a clamp absorbs (NEDI's singular systems on flat areas)
         // rendered as a number there too.
-        B::Min => Some(cw(&locs, &dst, z, |a| a[0].min(a[1]))),
-        B::Max => Some(cw(&locs, &dst, z, |a| a[0].max(a[1]))),
-        B::Clamp => Some(cw(&locs, &dst, z, |a| {
+        B::Min => Some(cw(locs, dst, z, |a| a[0].min(a[1]))),
+        B::Max => Some(cw(locs, dst, z, |a| a[0].max(a[1]))),
+        B::Clamp => Some(cw(locs, dst, z, |a| {
             if a[0].is_nan() {
                 a[1].min(a[2])
             } else if a[0] < a[1] {
@@ -299,21 +332,21 @@ pub(crate) fn compile(
                 a[0]
             }
         })),
-        B::Saturate => Some(cw(&locs, &dst, z, saturate)),
-        B::Lerp => Some(cw(&locs, &dst, z, move |a| r(a[0] + r(a[2] * r(a[1] - a[0]))))),
+        B::Saturate => Some(cw(locs, dst, z, saturate)),
+        B::Lerp => Some(cw(locs, dst, z, move |a| r(a[0] + r(a[2] * r(a[1] - a[0]))))),
         // One rounding: the binary32 product is exact in binary64, then rounded once more.
-        B::Fma => Some(cw(&locs, &dst, z, move |a| r(a[0].mul_add(a[1], a[2])))),
-        B::Step => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[1] >= a[0])))),
-        B::Smoothstep => Some(cw(&locs, &dst, z, move |a| {
+        B::Fma => Some(cw(locs, dst, z, move |a| r(a[0].mul_add(a[1], a[2])))),
+        B::Step => Some(cw(locs, dst, z, |a| f64::from(u8::from(a[1] >= a[0])))),
+        B::Smoothstep => Some(cw(locs, dst, z, move |a| {
             let t = saturate([r(r(a[2] - a[0]) / r(a[1] - a[0])), 0.0, 0.0, 0.0]);
             r(r(t * t) * r(3.0 - r(2.0 * t)))
         })),
-        B::Floor => Some(cw(&locs, &dst, z, |a| a[0].floor())),
-        B::Ceil => Some(cw(&locs, &dst, z, |a| a[0].ceil())),
-        B::Trunc => Some(cw(&locs, &dst, z, |a| a[0].trunc())),
-        B::Round => Some(cw(&locs, &dst, z, |a| a[0].round_ties_even())),
-        B::Frac => Some(cw(&locs, &dst, z, move |a| frac_r(r, a[0]))),
-        B::Fmod => Some(cw(&locs, &dst, z, move |a| {
+        B::Floor => Some(cw(locs, dst, z, |a| a[0].floor())),
+        B::Ceil => Some(cw(locs, dst, z, |a| a[0].ceil())),
+        B::Trunc => Some(cw(locs, dst, z, |a| a[0].trunc())),
+        B::Round => Some(cw(locs, dst, z, |a| a[0].round_ties_even())),
+        B::Frac => Some(cw(locs, dst, z, move |a| frac_r(r, a[0]))),
+        B::Fmod => Some(cw(locs, dst, z, move |a| {
             let c = r(frac_r(r, r(a[0] / a[1]).abs()) * a[1].abs());
             if a[0] < 0.0 {
                 -c
@@ -323,14 +356,14 @@ pub(crate) fn compile(
         })),
         // GLSL `mod`, which NVIDIA's compiler accepted: floored, the sign of `y`; a
         // scalar `y` serves every component (`cw` repeats a one-component argument).
-        B::GlslMod => Some(cw(&locs, &dst, z, move |a| r(a[0] - r(a[1] * r(a[0] / a[1]).floor())))),
+        B::GlslMod => Some(cw(locs, dst, z, move |a| r(a[0] - r(a[1] * r(a[0] / a[1]).floor())))),
         B::Modf => {
             let ip = locs.get(1).cloned().unwrap_or_default();
             let a = vec![locs.first().cloned().unwrap_or_default()];
             let c1 = cw(&a, &ip, z, |a| if a[0].is_infinite() { a[0] } else { a[0].trunc() });
             let c2 = cw(
                 &a,
-                &dst,
+                dst,
                 z,
                 move |a| {
                     if a[0].is_infinite() {
@@ -345,46 +378,35 @@ pub(crate) fn compile(
         B::Frexp => {
             let ep = locs.get(1).cloned().unwrap_or_default();
             let a = vec![locs.first().cloned().unwrap_or_default()];
-            chain(vec![cw(&a, &ep, z, |a| frexp(a[0]).1), cw(&a, &dst, z, |a| frexp(a[0]).0)])
+            chain(vec![cw(&a, &ep, z, |a| frexp(a[0]).1), cw(&a, dst, z, |a| frexp(a[0]).0)])
         }
-        B::Ldexp => Some(cw(&locs, &dst, z, move |a| r(a[0] * r(a[1].exp2())))),
-        B::Exp => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].exp()), natural_exp_error)),
-        B::Exp2 => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].exp2()), |a, y| hazard::error_exp2(a[0], y))),
-        B::Log => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].ln()), |_, y| hazard::error_log(y))),
-        B::Log2 => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].log2()), |_, y| hazard::error_log(y))),
-        B::Log10 => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].log10()), |_, y| hazard::error_log(y))),
-        B::Pow => Some(transcendental(
-            &locs,
-            &dst,
-            z,
-            r,
-            move |a| r(a[0].powf(a[1])),
-            |a, y| hazard::error_pow(a[0], a[1], y),
-        )),
-        B::Sqrt => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].sqrt()), |_, y| hazard::error_root(y))),
+        B::Ldexp => Some(cw(locs, dst, z, move |a| r(a[0] * r(a[1].exp2())))),
+        B::Exp => Some(transcendental(locs, dst, z, r, move |a| r(a[0].exp()), natural_exp_error)),
+        B::Exp2 => Some(transcendental(locs, dst, z, r, move |a| r(a[0].exp2()), |a, y| hazard::error_exp2(a[0], y))),
+        B::Log => Some(transcendental(locs, dst, z, r, move |a| r(a[0].ln()), |_, y| hazard::error_log(y))),
+        B::Log2 => Some(transcendental(locs, dst, z, r, move |a| r(a[0].log2()), |_, y| hazard::error_log(y))),
+        B::Log10 => Some(transcendental(locs, dst, z, r, move |a| r(a[0].log10()), |_, y| hazard::error_log(y))),
+        B::Pow => {
+            Some(transcendental(locs, dst, z, r, move |a| r(a[0].powf(a[1])), |a, y| hazard::error_pow(a[0], a[1], y)))
+        }
+        B::Sqrt => Some(transcendental(locs, dst, z, r, move |a| r(a[0].sqrt()), |_, y| hazard::error_root(y))),
         B::Rsqrt => {
-            Some(transcendental(&locs, &dst, z, r, move |a| r(1.0 / r(a[0].sqrt())), |_, y| hazard::error_root(y)))
+            Some(transcendental(locs, dst, z, r, move |a| r(1.0 / r(a[0].sqrt())), |_, y| hazard::error_root(y)))
         }
-        B::Sin => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].sin()), |a, _| hazard::error_sin_cos(a[0]))),
-        B::Cos => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].cos()), |a, _| hazard::error_sin_cos(a[0]))),
-        B::Tan => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].tan()), |a, y| hazard::error_tan(a[0], y))),
-        B::Asin => {
-            Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].asin()), |_, y| hazard::error_inverse_trig(y)))
-        }
-        B::Acos => {
-            Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].acos()), |_, y| hazard::error_inverse_trig(y)))
-        }
-        B::Atan => {
-            Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].atan()), |_, y| hazard::error_inverse_trig(y)))
-        }
+        B::Sin => Some(transcendental(locs, dst, z, r, move |a| r(a[0].sin()), |a, _| hazard::error_sin_cos(a[0]))),
+        B::Cos => Some(transcendental(locs, dst, z, r, move |a| r(a[0].cos()), |a, _| hazard::error_sin_cos(a[0]))),
+        B::Tan => Some(transcendental(locs, dst, z, r, move |a| r(a[0].tan()), |a, y| hazard::error_tan(a[0], y))),
+        B::Asin => Some(transcendental(locs, dst, z, r, move |a| r(a[0].asin()), |_, y| hazard::error_inverse_trig(y))),
+        B::Acos => Some(transcendental(locs, dst, z, r, move |a| r(a[0].acos()), |_, y| hazard::error_inverse_trig(y))),
+        B::Atan => Some(transcendental(locs, dst, z, r, move |a| r(a[0].atan()), |_, y| hazard::error_inverse_trig(y))),
         B::Atan2 => {
-            Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].atan2(a[1])), |_, y| hazard::error_inverse_trig(y)))
+            Some(transcendental(locs, dst, z, r, move |a| r(a[0].atan2(a[1])), |_, y| hazard::error_inverse_trig(y)))
         }
-        B::Sinh => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].sinh()), natural_exp_error)),
-        B::Cosh => Some(transcendental(&locs, &dst, z, r, move |a| r(a[0].cosh()), natural_exp_error)),
+        B::Sinh => Some(transcendental(locs, dst, z, r, move |a| r(a[0].sinh()), natural_exp_error)),
+        B::Cosh => Some(transcendental(locs, dst, z, r, move |a| r(a[0].cosh()), natural_exp_error)),
         B::Tanh => Some(transcendental(
-            &locs,
-            &dst,
+            locs,
+            dst,
             z,
             r,
             move |a| r(a[0].tanh()),
@@ -402,27 +424,27 @@ pub(crate) fn compile(
         }
         B::Degrees => {
             let k = r(180.0 / std::f64::consts::PI);
-            Some(cw(&locs, &dst, z, move |a| r(a[0] * k)))
+            Some(cw(locs, dst, z, move |a| r(a[0] * k)))
         }
         B::Radians => {
             let k = r(std::f64::consts::PI / 180.0);
-            Some(cw(&locs, &dst, z, move |a| r(a[0] * k)))
+            Some(cw(locs, dst, z, move |a| r(a[0] * k)))
         }
-        B::Isnan => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0].is_nan())))),
-        B::Equal => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] == a[1])))),
-        B::NotEqual => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] != a[1])))),
-        B::LessThan => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] < a[1])))),
-        B::LessThanEqual => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] <= a[1])))),
-        B::GreaterThan => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] > a[1])))),
-        B::GreaterThanEqual => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] >= a[1])))),
-        B::Not => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0] == 0.0)))),
+        B::Isnan => Some(cw(locs, dst, z, |a| f64::from(u8::from(a[0].is_nan())))),
+        B::Equal => Some(cw(locs, dst, z, |a| f64::from(u8::from(a[0] == a[1])))),
+        B::NotEqual => Some(cw(locs, dst, z, |a| f64::from(u8::from(a[0] != a[1])))),
+        B::LessThan => Some(cw(locs, dst, z, |a| f64::from(u8::from(a[0] < a[1])))),
+        B::LessThanEqual => Some(cw(locs, dst, z, |a| f64::from(u8::from(a[0] <= a[1])))),
+        B::GreaterThan => Some(cw(locs, dst, z, |a| f64::from(u8::from(a[0] > a[1])))),
+        B::GreaterThanEqual => Some(cw(locs, dst, z, |a| f64::from(u8::from(a[0] >= a[1])))),
+        B::Not => Some(cw(locs, dst, z, |a| f64::from(u8::from(a[0] == 0.0)))),
         // GLSL's select form of `mix`: the operand itself, no arithmetic (a scalar
         // selector serves every component).
-        B::MixSelect => Some(cw(&locs, &dst, z, |a| if a[2] != 0.0 { a[1] } else { a[0] })),
-        B::MatrixCompMult => Some(cw(&locs, &dst, z, move |a| r(a[0] * a[1]))),
+        B::MixSelect => Some(cw(locs, dst, z, |a| if a[2] != 0.0 { a[1] } else { a[0] })),
+        B::MatrixCompMult => Some(cw(locs, dst, z, move |a| r(a[0] * a[1]))),
         B::OuterProduct => {
             let (rows, cols) = (locs.first().map_or(0, Vec::len).min(4), locs.get(1).map_or(0, Vec::len).min(4));
-            Some(lanewise(&locs, &dst, move |a, o| {
+            Some(lanewise(locs, dst, move |a, o| {
                 for i in 0..rows {
                     for j in 0..cols {
                         o[i * cols + j] = r(a[0][i] * a[1][j]);
@@ -434,23 +456,23 @@ pub(crate) fn compile(
             c.unsupported("`noise` (what NVIDIA's compiler computed for it is not known)".to_owned(), span);
             None
         }
-        B::Isinf => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0].is_infinite())))),
-        B::Isfinite => Some(cw(&locs, &dst, z, |a| f64::from(u8::from(a[0].is_finite())))),
-        B::FloatToIntBits => Some(cw(&locs, &dst, z, |a| {
+        B::Isinf => Some(cw(locs, dst, z, |a| f64::from(u8::from(a[0].is_infinite())))),
+        B::Isfinite => Some(cw(locs, dst, z, |a| f64::from(u8::from(a[0].is_finite())))),
+        B::FloatToIntBits => Some(cw(locs, dst, z, |a| {
             if a[0].is_nan() {
                 f64::from(0x7fc0_0000i32)
             } else {
                 f64::from(float_bits(a[0]) as i32)
             }
         })),
-        B::FloatToRawIntBits => Some(cw(&locs, &dst, z, |a| f64::from(float_bits(a[0]) as i32))),
-        B::IntBitsToFloat => Some(cw(&locs, &dst, z, |a| bits_float(as_i32(a[0]) as u32))),
-        B::FloatBitsToUint => Some(cw(&locs, &dst, z, |a| f64::from(float_bits(a[0])))),
-        B::UintBitsToFloat => Some(cw(&locs, &dst, z, |a| bits_float(as_u32(a[0])))),
-        B::BitCount => Some(cw(&locs, &dst, z, |a| f64::from(as_u32(a[0]).count_ones()))),
+        B::FloatToRawIntBits => Some(cw(locs, dst, z, |a| f64::from(float_bits(a[0]) as i32))),
+        B::IntBitsToFloat => Some(cw(locs, dst, z, |a| bits_float(as_i32(a[0]) as u32))),
+        B::FloatBitsToUint => Some(cw(locs, dst, z, |a| f64::from(float_bits(a[0])))),
+        B::UintBitsToFloat => Some(cw(locs, dst, z, |a| bits_float(as_u32(a[0])))),
+        B::BitCount => Some(cw(locs, dst, z, |a| f64::from(as_u32(a[0]).count_ones()))),
         B::BitfieldExtract => {
             let signed = arg_kind == Kind::I;
-            Some(cw(&locs, &dst, z, move |a| {
+            Some(cw(locs, dst, z, move |a| {
                 let (x, off, bits) = (as_u32(a[0]), as_i32(a[1]), as_i32(a[2]));
                 if bits <= 0 || off < 0 || off + bits > 32 {
                     return 0.0;
@@ -466,7 +488,7 @@ pub(crate) fn compile(
         }
         B::BitfieldInsert => {
             let signed = arg_kind == Kind::I;
-            Some(cw(&locs, &dst, z, move |a| {
+            Some(cw(locs, dst, z, move |a| {
                 let (base, ins, off, bits) = (as_u32(a[0]), as_u32(a[1]), as_i32(a[2]), as_i32(a[3]));
                 let v = if bits <= 0 || off < 0 || off + bits > 32 {
                     base
@@ -483,7 +505,7 @@ pub(crate) fn compile(
         }
         B::BitfieldReverse => {
             let signed = arg_kind == Kind::I;
-            Some(cw(&locs, &dst, z, move |a| {
+            Some(cw(locs, dst, z, move |a| {
                 let v = as_u32(a[0]).reverse_bits();
                 if signed {
                     f64::from(v as i32)
@@ -492,7 +514,7 @@ pub(crate) fn compile(
                 }
             }))
         }
-        B::FindLsb => Some(cw(&locs, &dst, z, |a| {
+        B::FindLsb => Some(cw(locs, dst, z, |a| {
             let v = as_u32(a[0]);
             if v == 0 {
                 -1.0
@@ -502,7 +524,7 @@ pub(crate) fn compile(
         })),
         B::FindMsb => {
             let signed = arg_kind == Kind::I;
-            Some(cw(&locs, &dst, z, move |a| {
+            Some(cw(locs, dst, z, move |a| {
                 let mut v = as_u32(a[0]);
                 if signed && (v as i32) < 0 {
                     v = !v;
@@ -514,18 +536,18 @@ pub(crate) fn compile(
                 }
             }))
         }
-        B::Pack2Half => Some(lanewise(&locs, &dst, |a, o| {
+        B::Pack2Half => Some(lanewise(locs, dst, |a, o| {
             let lo = half_bits(a[0][0] as f32);
             let hi = half_bits(a[0][1] as f32);
             o[0] = bits_float(hi << 16 | lo);
         })),
-        B::Pack2Ushort => Some(lanewise(&locs, &dst, |a, o| {
+        B::Pack2Ushort => Some(lanewise(locs, dst, |a, o| {
             let u = |x: f64| round_away(saturate([x, 0.0, 0.0, 0.0]) * 65535.0) as u32;
             o[0] = bits_float(u(a[0][1]) << 16 | u(a[0][0]));
         })),
         B::Pack4Byte | B::Pack4Ubyte => {
             let signed = b == B::Pack4Byte;
-            Some(lanewise(&locs, &dst, move |a, o| {
+            Some(lanewise(locs, dst, move |a, o| {
                 let mut bits = 0u32;
                 for (i, &x) in a[0].iter().enumerate().take(4) {
                     let v = if signed {
@@ -538,19 +560,19 @@ pub(crate) fn compile(
                 o[0] = bits_float(bits);
             }))
         }
-        B::Unpack2Half => Some(lanewise(&locs, &dst, |a, o| {
+        B::Unpack2Half => Some(lanewise(locs, dst, |a, o| {
             let u = float_bits(a[0][0]);
             o[0] = half_value(u & 0xffff);
             o[1] = half_value(u >> 16);
         })),
-        B::Unpack2Ushort => Some(lanewise(&locs, &dst, |a, o| {
+        B::Unpack2Ushort => Some(lanewise(locs, dst, |a, o| {
             let u = float_bits(a[0][0]);
             o[0] = ops::rf32(f64::from(u & 0xffff) / 65535.0);
             o[1] = ops::rf32(f64::from(u >> 16) / 65535.0);
         })),
         B::Unpack4Byte | B::Unpack4Ubyte => {
             let signed = b == B::Unpack4Byte;
-            Some(lanewise(&locs, &dst, move |a, o| {
+            Some(lanewise(locs, dst, move |a, o| {
                 let u = float_bits(a[0][0]);
                 for (i, oi) in o.iter_mut().enumerate().take(4) {
                     let byte = f64::from((u >> (8 * i)) & 0xff);
@@ -558,33 +580,37 @@ pub(crate) fn compile(
                 }
             }))
         }
-        B::Dot => Some(lanewise(&locs, &dst, move |a, o| o[0] = dot_r(r, &a[0][..a0n], &a[1][..a0n]))),
-        B::Cross => Some(lanewise(&locs, &dst, move |a, o| {
+        B::Dot => Some(lanewise(locs, dst, move |a, o| o[0] = dot_r(r, &a[0][..a0n], &a[1][..a0n]))),
+        B::Cross => Some(lanewise(locs, dst, move |a, o| {
             let (x, y) = (&a[0], &a[1]);
             o[0] = r(r(x[1] * y[2]) - r(x[2] * y[1]));
             o[1] = r(r(x[2] * y[0]) - r(x[0] * y[2]));
             o[2] = r(r(x[0] * y[1]) - r(x[1] * y[0]));
         })),
-        B::Length => Some(lanewise(&locs, &dst, move |a, o| {
+        B::Length => Some(lanewise(locs, dst, move |a, o| {
             o[0] = if a0n == 1 { a[0][0].abs() } else { r(dot_r(r, &a[0][..a0n], &a[0][..a0n]).sqrt()) };
         })),
-        B::Distance => Some(lanewise(&locs, &dst, move |a, o| {
-            let d: Vec<f64> = (0..a0n).map(|i| r(a[1][i] - a[0][i])).collect();
-            o[0] = if a0n == 1 { d[0].abs() } else { r(dot_r(r, &d, &d).sqrt()) };
+        B::Distance => Some(lanewise(locs, dst, move |a, o| {
+            let mut d = [0.0f64; 16];
+            for (i, di) in d.iter_mut().enumerate().take(a0n) {
+                *di = r(a[1][i] - a[0][i]);
+            }
+            let d = &d[..a0n];
+            o[0] = if a0n == 1 { d[0].abs() } else { r(dot_r(r, d, d).sqrt()) };
         })),
-        B::Normalize => Some(lanewise(&locs, &dst, move |a, o| {
+        B::Normalize => Some(lanewise(locs, dst, move |a, o| {
             let len = if a0n == 1 { a[0][0].abs() } else { r(dot_r(r, &a[0][..a0n], &a[0][..a0n]).sqrt()) };
             for i in 0..a0n {
                 o[i] = r(a[0][i] / len);
             }
         })),
-        B::Reflect => Some(lanewise(&locs, &dst, move |a, o| {
+        B::Reflect => Some(lanewise(locs, dst, move |a, o| {
             let d = dot_r(r, &a[1][..a0n], &a[0][..a0n]);
             for i in 0..a0n {
                 o[i] = r(a[0][i] - r(r(2.0 * a[1][i]) * d));
             }
         })),
-        B::Refract => Some(lanewise(&locs, &dst, move |a, o| {
+        B::Refract => Some(lanewise(locs, dst, move |a, o| {
             let (i, nn, eta) = (&a[0], &a[1], a[2][0]);
             // Scalars and vectors of 1 to 4 components (Cg declares them all).
             let neg: Vec<f64> = (0..a0n).map(|k| -i[k]).collect();
@@ -596,13 +622,13 @@ pub(crate) fn compile(
                 o[k] = if cost2 > 0.0 { t } else { 0.0 };
             }
         })),
-        B::Faceforward => Some(lanewise(&locs, &dst, move |a, o| {
+        B::Faceforward => Some(lanewise(locs, dst, move |a, o| {
             let d = dot_r(r, &a[2][..a0n], &a[1][..a0n]);
             for i in 0..a0n {
                 o[i] = if d < 0.0 { a[0][i] } else { -a[0][i] };
             }
         })),
-        B::Lit => Some(lanewise(&locs, &dst, move |a, o| {
+        B::Lit => Some(lanewise(locs, dst, move |a, o| {
             let (ndotl, ndoth, m) = (a[0][0], a[1][0], a[2][0]);
             o[0] = 1.0;
             o[1] = if ndotl > 0.0 { ndotl } else { 0.0 };
@@ -611,7 +637,7 @@ pub(crate) fn compile(
         })),
         B::MulMatVec => {
             let (rows, cols) = shape(tys.first());
-            Some(lanewise(&locs, &dst, move |a, o| {
+            Some(lanewise(locs, dst, move |a, o| {
                 for i in 0..rows {
                     o[i] = dot_r(r, &a[0][i * cols..(i + 1) * cols], &a[1][..cols]);
                 }
@@ -619,28 +645,34 @@ pub(crate) fn compile(
         }
         B::MulVecMat => {
             let (rows, cols) = shape(tys.get(1));
-            Some(lanewise(&locs, &dst, move |a, o| {
+            Some(lanewise(locs, dst, move |a, o| {
+                let mut col = [0.0f64; 16];
                 for j in 0..cols {
-                    let col: Vec<f64> = (0..rows).map(|i| a[1][i * cols + j]).collect();
-                    o[j] = dot_r(r, &a[0][..rows], &col);
+                    for (i, ci) in col.iter_mut().enumerate().take(rows) {
+                        *ci = a[1][i * cols + j];
+                    }
+                    o[j] = dot_r(r, &a[0][..rows], &col[..rows]);
                 }
             }))
         }
         B::MulMatMat => {
             let (rows, inner) = shape(tys.first());
             let (_, cols) = shape(tys.get(1));
-            Some(lanewise(&locs, &dst, move |a, o| {
+            Some(lanewise(locs, dst, move |a, o| {
+                let mut col = [0.0f64; 16];
                 for i in 0..rows {
                     for j in 0..cols {
-                        let col: Vec<f64> = (0..inner).map(|k| a[1][k * cols + j]).collect();
-                        o[i * cols + j] = dot_r(r, &a[0][i * inner..(i + 1) * inner], &col);
+                        for (k, ck) in col.iter_mut().enumerate().take(inner) {
+                            *ck = a[1][k * cols + j];
+                        }
+                        o[i * cols + j] = dot_r(r, &a[0][i * inner..(i + 1) * inner], &col[..inner]);
                     }
                 }
             }))
         }
         B::Transpose => {
             let (rows, cols) = shape(tys.first());
-            Some(lanewise(&locs, &dst, move |a, o| {
+            Some(lanewise(locs, dst, move |a, o| {
                 for i in 0..rows {
                     for j in 0..cols {
                         o[j * rows + i] = a[0][i * cols + j];
@@ -650,11 +682,11 @@ pub(crate) fn compile(
         }
         B::Determinant => {
             let (n, _) = shape(tys.first());
-            Some(lanewise(&locs, &dst, move |a, o| o[0] = det_r(r, &a[0][..n * n], n)))
+            Some(lanewise(locs, dst, move |a, o| o[0] = det_r(r, &a[0][..n * n], n)))
         }
         B::Inverse => {
             let (n, _) = shape(tys.first());
-            Some(lanewise(&locs, &dst, move |a, o| {
+            Some(lanewise(locs, dst, move |a, o| {
                 let m = &a[0][..n * n];
                 let det = det_r(r, m, n);
                 for i in 0..n {
@@ -673,12 +705,12 @@ pub(crate) fn compile(
             }))
         }
         B::Any => {
-            Some(lanewise(&locs, &dst, move |a, o| o[0] = f64::from(u8::from(a[0][..a0n].iter().any(|&x| x != 0.0)))))
+            Some(lanewise(locs, dst, move |a, o| o[0] = f64::from(u8::from(a[0][..a0n].iter().any(|&x| x != 0.0)))))
         }
         B::All => {
-            Some(lanewise(&locs, &dst, move |a, o| o[0] = f64::from(u8::from(a[0][..a0n].iter().all(|&x| x != 0.0)))))
+            Some(lanewise(locs, dst, move |a, o| o[0] = f64::from(u8::from(a[0][..a0n].iter().all(|&x| x != 0.0)))))
         }
-        B::Ddx | B::Ddy | B::Fwidth => Some(derivative(b, locs.first().cloned().unwrap_or_default(), dst.clone(), r)),
+        B::Ddx | B::Ddy | B::Fwidth => Some(derivative(b, locs.first().cloned().unwrap_or_default(), dst.to_vec(), r)),
         B::Clip => {
             let a = locs.first().cloned().unwrap_or_default();
             Some(Box::new(move |m: &mut Machine| {
@@ -707,20 +739,8 @@ pub(crate) fn compile(
                 m.active &= !k;
             }))
         }
-        _ => texture::compile(c, b, &locs, &tys, &dst, span),
-    };
-    if let Some(code) = code {
-        codes.push(code);
+        _ => texture::compile(c, b, locs, tys, dst, span),
     }
-    codes.extend(super::flags::compile(b, &locs, &dst, outs, z));
-    if !super::flags::exact(b) && arg_kind == Kind::F {
-        codes.push(nudge_approximate(dst.clone()));
-    }
-    for (i, p, _) in places {
-        let w = write_code(c, &p, &locs[i]);
-        codes.push(w);
-    }
-    super::expr::Val { code: chain(codes), loc: dst }
 }
 
 /// Under the precision rule, moves the approximate lanes of a library function's
@@ -764,7 +784,7 @@ fn saturate(a: [f64; 4]) -> f64 {
 /// mixes the lanes (their flags spread to all four), and a lane whose coarse derivative
 /// (row 0's `ddx`, column 0's `ddy`, which a GPU may use instead) differs from the fine
 /// one beyond rounding is hazardous.
-fn derivative(b: B, src: Vec<usize>, dst: Vec<usize>, r: fn(f64) -> f64) -> Code {
+fn derivative<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(b: B, src: Vec<usize>, dst: Vec<usize>, r: R) -> Code {
     Box::new(move |m: &mut Machine| {
         let sign = match m.shape {
             LaneShape::Vertices | LaneShape::Perturbed => {

@@ -38,23 +38,54 @@ pub(crate) enum Place {
     Dynamic(Arc<(Vec<usize>, Vec<Step>)>),
 }
 
+/// The cells a place names for one lane ([`Place::resolve`]): a run of the root's
+/// cells while only indices were taken (no allocation), a list after a selection.
+pub(crate) enum Resolved<'a> {
+    Run(&'a [usize]),
+    List(Vec<usize>),
+}
+
+impl Resolved<'_> {
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<usize> {
+        match self {
+            Resolved::Run(r) => r.get(i).copied(),
+            Resolved::List(v) => v.get(i).copied(),
+        }
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[usize] {
+        match self {
+            Resolved::Run(r) => r,
+            Resolved::List(v) => v,
+        }
+    }
+}
+
 impl Place {
     /// The cells of lane `l`, `None` when an index is out of range.
-    pub fn resolve(&self, m: &Machine, l: usize) -> Option<Vec<usize>> {
+    pub fn resolve(&self, m: &Machine, l: usize) -> Option<Resolved<'_>> {
         match self {
-            Place::Static(v) => Some(v.clone()),
+            Place::Static(v) => Some(Resolved::Run(v)),
             Place::Dynamic(d) => {
-                let mut cur = d.0.clone();
+                let mut cur = Resolved::Run(&d.0);
                 for s in &d.1 {
                     cur = match s {
-                        Step::Select(sel) => sel.iter().map(|&i| cur.get(i).copied()).collect::<Option<Vec<_>>>()?,
+                        Step::Select(sel) => {
+                            let c = cur.as_slice();
+                            Resolved::List(sel.iter().map(|&i| c.get(i).copied()).collect::<Option<Vec<_>>>()?)
+                        }
                         Step::Index { index, elem, len } => {
                             let i = m.get(*index)[l];
                             if !(i >= 0.0 && i < *len as f64) {
                                 return None;
                             }
                             let i = i as usize;
-                            cur.get(i * elem..(i + 1) * elem)?.to_vec()
+                            match cur {
+                                Resolved::Run(r) => Resolved::Run(r.get(i * elem..(i + 1) * elem)?),
+                                Resolved::List(v) => Resolved::List(v.get(i * elem..(i + 1) * elem)?.to_vec()),
+                            }
                         }
                     };
                 }
@@ -132,7 +163,19 @@ pub(crate) fn write_code(c: &mut Compiler, place: &Place, src: &[usize]) -> Code
             let place = place.clone();
             let src = src.to_vec();
             Box::new(move |m: &mut Machine| {
-                let snapshot: Vec<(Cell, u8)> = src.iter().map(|&s| (m.get(s), m.hz(s))).collect();
+                // The source read before any lane writes (a place may overlap it); on the
+                // stack for up to 16 cells.
+                let mut small = [([0.0f64; 4], 0u8); 16];
+                let large: Vec<(Cell, u8)>;
+                let snapshot: &[(Cell, u8)] = if src.len() <= small.len() {
+                    for (o, &s) in small.iter_mut().zip(&src) {
+                        *o = (m.get(s), m.hz(s));
+                    }
+                    &small[..src.len()]
+                } else {
+                    large = src.iter().map(|&s| (m.get(s), m.hz(s))).collect();
+                    &large
+                };
                 for l in 0..4 {
                     let bits = hazard_bit(l) | approx_bit(l);
                     let active = m.active & (1 << l) != 0;
@@ -140,7 +183,7 @@ pub(crate) fn write_code(c: &mut Compiler, place: &Place, src: &[usize]) -> Code
                         continue;
                     }
                     if let Some(cells) = place.resolve(m, l) {
-                        for (d, (v, h)) in cells.iter().zip(&snapshot) {
+                        for (d, (v, h)) in cells.as_slice().iter().zip(snapshot) {
                             let mut hz = m.hz(*d);
                             if active {
                                 let mut cell = m.get(*d);
@@ -171,7 +214,7 @@ fn read_place(c: &mut Compiler, place: &Place, n: usize) -> Val {
                         let bits = hazard_bit(l) | approx_bit(l);
                         let cells = place.resolve(m, l);
                         for (i, &d) in dst.iter().enumerate() {
-                            let src = cells.as_ref().and_then(|cs| cs.get(i)).copied();
+                            let src = cells.as_ref().and_then(|cs| cs.get(i));
                             let v = src.map_or(0.0, |a| m.get(a)[l]);
                             let h = src.map_or(0, |a| m.hz(a)) & bits;
                             let mut cell = m.get(d);
@@ -358,7 +401,7 @@ pub(crate) enum Rule2 {
     Plain,
     /// binary32 `+ - *`: approximate where the rounding was inexact (`raw` is the
     /// exact operation in binary64).
-    Rounded(fn(f64, f64) -> f64),
+    Rounded(Raw),
     /// binary32 `/`: approximate unless the divisor is a power of two.
     Quotient,
     /// binary32 `%`: a step where the quotient is an integer.
@@ -367,78 +410,145 @@ pub(crate) enum Rule2 {
     Compare,
 }
 
+/// The exact binary64 operation behind a rounded binary32 `+ - *`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Raw {
+    Add,
+    Sub,
+    Mul,
+}
+
 /// The [`Rule2`] of operator `op` on operands of kind `k`.
 pub(crate) fn rule2(op: BinaryOp, k: Kind) -> Rule2 {
     use BinaryOp as O;
     match (op, k) {
         (O::Eq | O::Ne | O::Lt | O::Le | O::Gt | O::Ge, Kind::F | Kind::D) => Rule2::Compare,
-        (O::Add, Kind::F) => Rule2::Rounded(|a, b| a + b),
-        (O::Sub, Kind::F) => Rule2::Rounded(|a, b| a - b),
-        (O::Mul, Kind::F) => Rule2::Rounded(|a, b| a * b),
+        (O::Add, Kind::F) => Rule2::Rounded(Raw::Add),
+        (O::Sub, Kind::F) => Rule2::Rounded(Raw::Sub),
+        (O::Mul, Kind::F) => Rule2::Rounded(Raw::Mul),
         (O::Div, Kind::F) => Rule2::Quotient,
         (O::Rem, Kind::F | Kind::D) => Rule2::Remainder,
         _ => Rule2::Plain,
     }
 }
 
-fn map2(dst: &[usize], a: &[usize], b: &[usize], f: fn(f64, f64) -> f64, rule: Rule2) -> Code {
-    let n = dst.len();
-    let at = |v: &[usize], i: usize| v.get(i).or(v.first()).copied().unwrap_or(0);
-    let triples: Vec<(usize, usize, usize)> = (0..n).map(|i| (dst[i], at(a, i), at(b, i))).collect();
+/// The code of binary operator `op` on operands of kind `k` (see [`map2`]); `None` when
+/// the operator does not exist on that kind.
+fn binary_code(op: BinaryOp, k: Kind, dst: &[usize], a: &[usize], b: &[usize]) -> Option<Code> {
+    struct Map2<'a> {
+        dst: &'a [usize],
+        a: &'a [usize],
+        b: &'a [usize],
+        rule: Rule2,
+    }
+    impl ops::BinaryVisitor for Map2<'_> {
+        type Out = Code;
+        fn visit<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(self, f: F) -> Code {
+            map2(self.dst, self.a, self.b, f, self.rule)
+        }
+    }
+    ops::binary_with(op, k, Map2 { dst, a, b, rule: rule2(op, k) })
+}
+
+/// The result of `f` on two cells and the operands' flags ORed, NaN/Inf marked.
+#[inline(always)]
+fn apply2<F: Fn(f64, f64) -> f64>(m: &Machine, a: usize, b: usize, f: F) -> ([f64; 4], [f64; 4], Cell, u8, u8, u8) {
+    let (x, y) = (m.get(a), m.get(b));
+    let v = [f(x[0], y[0]), f(x[1], y[1]), f(x[2], y[2]), f(x[3], y[3])];
+    let (ha, hb) = (m.hz(a), m.hz(b));
+    let h = hazard::mark_non_finite(&v, ha | hb);
+    (x, y, v, ha, hb, h)
+}
+
+/// binary32 `+ - *` (`f`, rounded) whose exact binary64 value is `raw`: approximate
+/// where the rounding was inexact, and under the precision rule moved by an ulp there.
+fn rounded<F, R>(triples: Vec<(usize, usize, usize)>, f: F, raw: R) -> Code
+where
+    F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
+    R: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
+{
     Box::new(move |m: &mut Machine| {
+        let p = m.perturbation;
         for &(d, a, b) in &triples {
-            let (x, y) = (m.get(a), m.get(b));
-            let mut v = [f(x[0], y[0]), f(x[1], y[1]), f(x[2], y[2]), f(x[3], y[3])];
-            let (ha, hb) = (m.hz(a), m.hz(b));
-            let mut h = hazard::mark_non_finite(&v, ha | hb);
-            // Under the precision rule a rounded result moves by an ulp per lane.
-            let p = m.perturbation;
-            match rule {
-                Rule2::Plain => {}
-                Rule2::Rounded(raw) => {
-                    for l in 0..4 {
-                        let exact = raw(x[l], y[l]);
-                        if v[l] != exact && !exact.is_nan() {
-                            h |= approx_bit(l);
-                            v[l] = hazard::nudge(v[l], p[l]);
-                        }
-                    }
-                }
-                Rule2::Quotient => {
-                    for l in 0..4 {
-                        if !hazard::exact_quotient(x[l], y[l]) {
-                            h |= approx_bit(l);
-                            v[l] = hazard::nudge(v[l], p[l]);
-                        }
-                    }
-                }
-                Rule2::Remainder => {
-                    for l in 0..4 {
-                        let approx = (ha | hb) & approx_bit(l) != 0 || !hazard::exact_quotient(x[l], y[l]);
-                        if hazard::integer_step(x[l] / y[l], approx) {
-                            h |= hazard_bit(l);
-                        }
-                    }
-                    if hazard::split(m, std::array::from_fn(|l| (x[l] / y[l]).floor())) {
-                        h |= HAZARD;
-                    }
-                }
-                Rule2::Compare => {
-                    for l in 0..4 {
-                        if hazard::decision(x[l], y[l], ha & approx_bit(l) != 0, hb & approx_bit(l) != 0) {
-                            h |= hazard_bit(l);
-                        }
-                    }
-                    if hazard::split(m, v) {
-                        h |= HAZARD;
-                    }
-                    // A decision's result is exact; its doubt is the hazard bit.
-                    h &= HAZARD;
+            let (x, y, mut v, _, _, mut h) = apply2(m, a, b, f);
+            for l in 0..4 {
+                let exact = raw(x[l], y[l]);
+                if v[l] != exact && !exact.is_nan() {
+                    h |= approx_bit(l);
+                    v[l] = hazard::nudge(v[l], p[l]);
                 }
             }
             m.put(d, v, h);
         }
     })
+}
+
+fn map2<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(
+    dst: &[usize],
+    a: &[usize],
+    b: &[usize],
+    f: F,
+    rule: Rule2,
+) -> Code {
+    let n = dst.len();
+    let at = |v: &[usize], i: usize| v.get(i).or(v.first()).copied().unwrap_or(0);
+    let triples: Vec<(usize, usize, usize)> = (0..n).map(|i| (dst[i], at(a, i), at(b, i))).collect();
+    // Under the precision rule a rounded result moves by an ulp per lane.
+    match rule {
+        Rule2::Plain => Box::new(move |m: &mut Machine| {
+            for &(d, a, b) in &triples {
+                let (_, _, v, _, _, h) = apply2(m, a, b, f);
+                m.put(d, v, h);
+            }
+        }),
+        Rule2::Rounded(Raw::Add) => rounded(triples, f, |a, b| a + b),
+        Rule2::Rounded(Raw::Sub) => rounded(triples, f, |a, b| a - b),
+        Rule2::Rounded(Raw::Mul) => rounded(triples, f, |a, b| a * b),
+        Rule2::Quotient => Box::new(move |m: &mut Machine| {
+            let p = m.perturbation;
+            for &(d, a, b) in &triples {
+                let (x, y, mut v, _, _, mut h) = apply2(m, a, b, f);
+                for l in 0..4 {
+                    if !hazard::exact_quotient(x[l], y[l]) {
+                        h |= approx_bit(l);
+                        v[l] = hazard::nudge(v[l], p[l]);
+                    }
+                }
+                m.put(d, v, h);
+            }
+        }),
+        Rule2::Remainder => Box::new(move |m: &mut Machine| {
+            for &(d, a, b) in &triples {
+                let (x, y, v, ha, hb, mut h) = apply2(m, a, b, f);
+                for l in 0..4 {
+                    let approx = (ha | hb) & approx_bit(l) != 0 || !hazard::exact_quotient(x[l], y[l]);
+                    if hazard::integer_step(x[l] / y[l], approx) {
+                        h |= hazard_bit(l);
+                    }
+                }
+                if hazard::split(m, std::array::from_fn(|l| (x[l] / y[l]).floor())) {
+                    h |= HAZARD;
+                }
+                m.put(d, v, h);
+            }
+        }),
+        Rule2::Compare => Box::new(move |m: &mut Machine| {
+            for &(d, a, b) in &triples {
+                let (x, y, v, ha, hb, mut h) = apply2(m, a, b, f);
+                for l in 0..4 {
+                    if hazard::decision(x[l], y[l], ha & approx_bit(l) != 0, hb & approx_bit(l) != 0) {
+                        h |= hazard_bit(l);
+                    }
+                }
+                if hazard::split(m, v) {
+                    h |= HAZARD;
+                }
+                // A decision's result is exact; its doubt is the hazard bit.
+                h &= HAZARD;
+                m.put(d, v, h);
+            }
+        }),
+    }
 }
 
 fn cfloat_literal(t: Type, v: f64) -> f64 {
@@ -502,7 +612,15 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
             let gather: Code = Box::new(move |m: &mut Machine| {
                 let idx = m.get(icell);
                 let ih = m.hz(icell) & HAZARD;
-                let mut out = vec![([0.0; 4], ih); elem];
+                // The element gathered on the stack for up to 16 cells.
+                let mut small = [([0.0f64; 4], ih); 16];
+                let mut large: Vec<(Cell, u8)> = Vec::new();
+                let out: &mut [(Cell, u8)] = if elem <= small.len() {
+                    &mut small[..elem]
+                } else {
+                    large.resize(elem, ([0.0; 4], ih));
+                    &mut large
+                };
                 for (l, &i) in idx.iter().enumerate() {
                     if i >= 0.0 && i < len as f64 {
                         let i = i as usize;
@@ -515,7 +633,7 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
                         }
                     }
                 }
-                for (k, (o, h)) in out.into_iter().enumerate() {
+                for (k, &(o, h)) in out.iter().enumerate() {
                     m.put(d2[k], o, h);
                 }
             });
@@ -553,11 +671,10 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
             let a = value(c, f, lhs);
             let b = value(c, f, rhs);
             let dst = c.alloc(n);
-            let Some(func) = ops::binary(op, k) else {
+            let Some(code) = binary_code(op, k, &dst, &a.loc, &b.loc) else {
                 c.unsupported(format!("operator `{}` on `{}`", op.symbol(), ty_of(f, lhs)), span);
                 return Val { code: None, loc: dst };
             };
-            let code = map2(&dst, &a.loc, &b.loc, func, rule2(op, k));
             Val { code: chain(a.code.into_iter().chain(b.code).chain([code]).collect()), loc: dst }
         }
         ExprKind::Select { cond, accept, reject } => {
@@ -664,8 +781,8 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
                     let cur = read_place(c, &p, n);
                     codes.extend(cur.code);
                     let dst = c.alloc(n);
-                    match ops::binary(op, k) {
-                        Some(func) => codes.push(map2(&dst, &cur.loc, &val.loc, func, rule2(op, k))),
+                    match binary_code(op, k, &dst, &cur.loc, &val.loc) {
+                        Some(code) => codes.push(code),
                         None => c.unsupported(format!("operator `{}=` on `{ty}`", op.symbol()), span),
                     }
                     dst
@@ -684,9 +801,7 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
             let bop = if matches!(op, IncDec::PreInc | IncDec::PostInc) { BinaryOp::Add } else { BinaryOp::Sub };
             let mut codes: Vec<Code> = pcode.into_iter().chain(cur.code).collect();
             codes.push(copy_code(&cur.loc, &old));
-            if let Some(func) = ops::binary(bop, k) {
-                codes.push(map2(&new, &old, &vec![one; n], func, rule2(bop, k)));
-            }
+            codes.extend(binary_code(bop, k, &new, &old, &vec![one; n]));
             codes.push(write_code(c, &p, &new));
             let loc = if matches!(op, IncDec::PreInc | IncDec::PreDec) { new } else { old };
             Val { code: chain(codes), loc }

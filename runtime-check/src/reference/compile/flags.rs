@@ -247,16 +247,17 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
     let polynomial = polynomial(b);
     Some(Box::new(move |m: &mut Machine| {
         for t in &targets {
-            let mut h = approx;
+            let mut operands = 0u8;
             for &s in &t.srcs {
-                h |= m.hz(s);
+                operands |= m.hz(s);
             }
+            let mut h = approx | operands;
             let v = m.get(t.dst);
             if chooses {
                 h = chosen_flags(m, t, &v, h);
             }
             if polynomial {
-                h = polynomial_exact(m, t, &v, h);
+                h = polynomial_exact(m, t, &v, h, operands);
             }
             h = hazard::mark_non_finite(&v, h);
             if !matches!(step, Step::None) {
@@ -283,23 +284,27 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
 
 /// Clears the approximate bit of a sum of products in the lanes where every operand is
 /// exact and the result is exact: all operands integers (below 2^24), or, for `dot`,
-/// the binary32 result equal to the sum of products computed exactly.
-fn polynomial_exact(m: &Machine, t: &Target, v: &[f64; 4], h: u8) -> u8 {
+/// the binary32 result equal to the sum of products computed exactly. `operands` is
+/// the OR of the operands' flags.
+fn polynomial_exact(m: &Machine, t: &Target, v: &[f64; 4], h: u8, operands: u8) -> u8 {
     let mut out = h;
+    if operands & APPROX == APPROX {
+        return out;
+    }
     for (l, &r) in v.iter().enumerate() {
         let bit = approx_bit(l);
-        if t.srcs.iter().any(|&s| m.hz(s) & bit != 0) {
+        if operands & bit != 0 {
             continue;
         }
         let integral = t.srcs.iter().all(|&s| {
             let x = m.get(s)[l];
-            x.fract() == 0.0 && x.abs() < 16_777_216.0
+            hazard::is_integer(x) && x.abs() < 16_777_216.0
         });
         let exact_dot = t.dot.as_ref().is_some_and(|(a, b)| {
             let sum: f64 = a.iter().zip(b).map(|(&x, &y)| m.get(x)[l] * m.get(y)[l]).sum();
             sum == r
         });
-        if (integral && r.fract() == 0.0) || exact_dot {
+        if (integral && hazard::is_integer(r)) || exact_dot {
             out &= !bit;
         }
     }
@@ -310,6 +315,47 @@ fn polynomial_exact(m: &Machine, t: &Target, v: &[f64; 4], h: u8) -> u8 {
 /// of the operand it equals (the bounds of `saturate` are exact), all operands' when
 /// they lie within rounding of the result.
 fn chosen_flags(m: &Machine, t: &Target, v: &[f64; 4], h: u8) -> u8 {
+    // The operands' cells and flags, read once (`min`/`max`/`clamp`/`saturate` have at
+    // most three).
+    let mut buf = [([0.0f64; 4], 0u8); 4];
+    let n = t.srcs.len();
+    if n > buf.len() {
+        return chosen_flags_of(m, t, v, h);
+    }
+    for (b, &s) in buf.iter_mut().zip(&t.srcs) {
+        *b = (m.get(s), m.hz(s));
+    }
+    let srcs = &buf[..n];
+    let mut out = h & HAZARD;
+    let zero_one = n == 1;
+    for (l, &r) in v.iter().enumerate() {
+        let bit = approx_bit(l);
+        let mut close = false;
+        let mut from = false;
+        for (cell, hz) in srcs {
+            let x = cell[l];
+            if x == r {
+                from |= hz & bit != 0;
+            } else if hazard::near(x, r) {
+                close = true;
+            }
+        }
+        if zero_one {
+            // saturate: the input, or a bound it lies clear of.
+            let x = srcs[0].0[l];
+            let ap = srcs[0].1 & bit != 0;
+            from = ap && (x == r || hazard::near(x, r));
+            close = false;
+        }
+        if from || (close && h & bit != 0) {
+            out |= bit;
+        }
+    }
+    out
+}
+
+/// [`chosen_flags`] for any number of operands, reading them lane by lane.
+fn chosen_flags_of(m: &Machine, t: &Target, v: &[f64; 4], h: u8) -> u8 {
     let mut out = h & HAZARD;
     let zero_one = t.srcs.len() == 1;
     for (l, &r) in v.iter().enumerate() {

@@ -228,6 +228,8 @@ pub(crate) fn compile(
                         };
                         let base = match m.shape {
                             LaneShape::Vertices | LaneShape::Perturbed => 0.0,
+                            // Without mip levels the level of detail is never read.
+                            LaneShape::Quad { .. } if !(tex.state.mipmap && tex.texture.levels.len() > 1) => 0.0,
                             LaneShape::Quad { .. } => {
                                 let (a, b) = (l & !1, l | 1);
                                 let (t, bo) = (l & 1, (l & 1) | 2);
