@@ -601,6 +601,37 @@ pub struct Comparison {
     pub hazard: Vec<bool>,
     /// Every pass's output on both sides, in pass order, as previews.
     pub pass_previews: Vec<PassPreview>,
+    /// Where the comparison's time went.
+    pub seconds: PhaseSeconds,
+}
+
+/// Where one comparison's wall time went, in seconds: what to speed up first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct PhaseSeconds {
+    /// Loading the preset and translating its passes.
+    pub translate: f64,
+    /// Waiting for the GPU, which comparisons on other threads held.
+    pub gpu_wait: f64,
+    /// The new side: the chain built and rendered on the GPU (shaders compiled).
+    pub render_new: f64,
+    /// The old side: the CPU reference.
+    pub render_old: f64,
+    /// Measuring and judging, with the re-renders that explain a failure (the
+    /// precision rule, the naga route, isolation).
+    pub judge: f64,
+}
+
+impl PhaseSeconds {
+    /// The sum of two, phase by phase.
+    pub fn plus(self, o: PhaseSeconds) -> PhaseSeconds {
+        PhaseSeconds {
+            translate: self.translate + o.translate,
+            gpu_wait: self.gpu_wait + o.gpu_wait,
+            render_new: self.render_new + o.render_new,
+            render_old: self.render_old + o.render_old,
+            judge: self.judge + o.judge,
+        }
+    }
 }
 
 /// A comparison that could not be made: which side, why, and the diagnostics.
@@ -635,6 +666,17 @@ pub fn compare_cgp(
     edit: &dyn Fn(&std::path::Path, String) -> String,
 ) -> Result<Comparison, CompareError> {
     use verdict::Step;
+    let clock = std::time::Instant::now();
+    let mut seconds = PhaseSeconds::default();
+    let mut lap = {
+        let mut last = clock;
+        move || {
+            let now = std::time::Instant::now();
+            let d = now.duration_since(last).as_secs_f64();
+            last = now;
+            d
+        }
+    };
     let (preset, diags) = translator::preset::load_cgp(sources, path, fs);
     let Some(preset) = preset else {
         return Err(failed(Step::Load, diags.into_iter().filter(Diagnostic::is_error).collect()));
@@ -642,15 +684,19 @@ pub fn compare_cgp(
     let input = images.first().map_or(Size::new(1, 1), |i| i.size);
     check_pixel_budget(&preset, input, viewport).map_err(|d| failed(Step::Budget, vec![d]))?;
     let desc = translate_cgp_edited(sources, &preset, fs, edit).map_err(|d| failed(Step::Translate, d))?;
+    seconds.translate = lap();
     let (new, new_passes, conversions) = {
         let _serial = gpu.1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        seconds.gpu_wait = lap();
         let conversions = device_conversions(gpu.0).map_err(|d| failed(Step::RenderNew, vec![d]))?;
         let (new, passes) =
             render_new_passes(gpu.0.clone(), desc, images, frames, viewport).map_err(|d| failed(Step::RenderNew, d))?;
         (new, passes, conversions)
     };
+    seconds.render_new = lap();
     let old_side = OldSide { preset: &preset, fs, images, frames, viewport, conversions: &conversions };
     let mut old = render_old_detailed(sources, &old_side, false).map_err(|d| failed(Step::RenderOld, d))?;
+    seconds.render_old = lap();
     let size_error = |e: SizeMismatch| {
         failed(Step::RenderNew, vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))])
     };
@@ -666,6 +712,7 @@ pub fn compare_cgp(
             new: as_stored(&n.downscaled(PREVIEW_SIDE), o.storage),
         })
         .collect();
+    seconds.judge = lap();
     Ok(Comparison {
         metrics,
         well_defined,
@@ -676,6 +723,7 @@ pub fn compare_cgp(
         new,
         hazard: old.hazard,
         pass_previews,
+        seconds,
     })
 }
 

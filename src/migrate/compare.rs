@@ -57,6 +57,9 @@ pub struct PresetComparison {
     /// Why it could not be compared.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Where the comparison's time went (absent when it could not be made).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<compare::PhaseSeconds>,
 }
 
 /// What a caller may do with the rendered images of one preset (index into `presets`)
@@ -109,6 +112,7 @@ impl PresetComparison {
                 hazard_pct: d.hazard_pct,
             }),
             error: None,
+            seconds: Some(c.seconds),
         }
     }
 
@@ -125,6 +129,7 @@ impl PresetComparison {
             hazard_pct: None,
             divergent_pass: None,
             error: Some(e.detail.clone()),
+            seconds: None,
         }
     }
 }
@@ -193,5 +198,6 @@ pub fn summarise(
         adapter: setup.gpu.describe(),
         device_decode: compare::device_conversions(&setup.gpu).ok().map(|d| DeviceDecode::of(&d)),
         seconds,
+        phase_seconds: done().filter_map(|c| c.seconds).fold(compare::PhaseSeconds::default(), |a, b| a.plus(b)),
     }
 }

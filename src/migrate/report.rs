@@ -145,6 +145,9 @@ pub struct CompareSummary {
     /// The adapter's 8-bit decodes against exact (`null` when they could not be probed).
     pub device_decode: Option<DeviceDecode>,
     pub seconds: f64,
+    /// The comparisons' time by phase, summed over presets (thread-seconds: on several
+    /// threads the sum exceeds `seconds`).
+    pub phase_seconds: runtime_check::compare::PhaseSeconds,
 }
 
 /// The totals of the report.
@@ -287,6 +290,11 @@ impl<'a> Report<'a> {
             "old/new comparison: {} presets, {} pass, {} pass with over 5% hazardous pixels, {} below the thresholds, {} could not be compared ({:.1}s)\n",
             c.compared, c.passed, c.passed_hazardous, c.failed, c.errors, c.seconds
         );
+        let t = &c.phase_seconds;
+        out.push_str(&format!(
+            "  time by phase (thread-seconds): translate {:.1}, waiting for the GPU {:.1}, GPU chain {:.1}, CPU reference {:.1}, judging {:.1}\n",
+            t.translate, t.gpu_wait, t.render_new, t.render_old, t.judge
+        ));
         if !c.causes.is_empty() {
             let causes: Vec<String> = c.causes.by_name().iter().map(|(k, v)| format!("{} {v}", k.as_str())).collect();
             out.push_str(&format!("  causes: {}\n", causes.join(", ")));
