@@ -72,6 +72,12 @@ pub struct FilterChain {
     frame: u64,
     direction: i32,
     last_plan: Option<ChainPlan>,
+    /// Per pass, the bind groups made so far by what they bind (views and samplers,
+    /// compared by identity): history and feedback rotate through a few textures, so
+    /// each frame finds its bind group here instead of making one.
+    bind_groups: Vec<HashMap<BindKey, wgpu::BindGroup>>,
+    /// Per pass, the uniform-buffer bytes last written (unchanged bytes are not written again).
+    ubo_written: Vec<Option<Vec<u8>>>,
     /// Uniform names no semantic or parameter matched (left 0), per pass.
     pub unknown_uniforms: Vec<Vec<String>>,
 }
@@ -206,6 +212,8 @@ impl FilterChain {
             frame: 0,
             direction: 1,
             last_plan: None,
+            bind_groups: (0..n).map(|_| HashMap::new()).collect(),
+            ubo_written: vec![None; n],
             unknown_uniforms: vec![Vec::new(); n],
         })
     }
@@ -286,12 +294,18 @@ impl FilterChain {
         let gpu = self.gpu.clone();
         // Reuse the input texture of an earlier frame that nothing needs any more.
         let reuse = self.input.take().or_else(|| self.spare.take());
+        let mut created = false;
         let t = match reuse {
-            Some(t) if t.size == input.size && t.format == wgpu::TextureFormat::Rgba8Unorm => {
-                t.write_rgba8(&gpu, &input.rgba8);
+            Some(mut t) if t.size == input.size && t.format == wgpu::TextureFormat::Rgba8Unorm => {
+                t.upload_rgba8(&gpu, &input.rgba8);
                 t
             }
-            _ => Texture::from_rgba8(&gpu, "original", input.size, &input.rgba8, 1),
+            _ => {
+                created = true;
+                let mut t = Texture::new(&gpu, "original", input.size, wgpu::TextureFormat::Rgba8Unorm, 1);
+                t.upload_rgba8(&gpu, &input.rgba8);
+                t
+            }
         };
         self.input = Some(t);
         for p in &plan.passes {
@@ -304,13 +318,20 @@ impl FilterChain {
                 t.as_ref().is_some_and(|t| t.size == p.output_size && t.format == format && t.mip_levels == levels)
             };
             if !fits(&self.outputs[p.index]) {
+                created = true;
                 self.outputs[p.index] =
                     Some(Texture::new(&gpu, &format!("pass {}", p.index), p.output_size, format, levels));
             }
         }
         let fits = self.target.as_ref().is_some_and(|t| t.size == plan.viewport);
         if !fits {
+            created = true;
             self.target = Some(Texture::new(&gpu, "viewport", plan.viewport, wgpu::TextureFormat::Rgba8Unorm, 1));
+        }
+        if created {
+            // Bind groups of replaced textures would keep them alive.
+            self.bind_groups.iter_mut().for_each(HashMap::clear);
+            self.blit.forget_bind_groups();
         }
     }
 
@@ -351,7 +372,10 @@ impl FilterChain {
             if let Some((block, buffer)) = &pp.ubo {
                 let mut bytes = vec![0u8; buffer.size() as usize];
                 unknown.extend(semantics.fill(&block.members, &mut bytes));
-                gpu.queue.write_buffer(buffer, 0, &bytes);
+                if self.ubo_written[i].as_deref() != Some(&bytes[..]) {
+                    gpu.queue.write_buffer(buffer, 0, &bytes);
+                    self.ubo_written[i] = Some(bytes);
+                }
             }
             let mut push = Vec::new();
             if let Some(block) = &pp.push {
@@ -360,13 +384,7 @@ impl FilterChain {
             }
             unknown.sort();
             unknown.dedup();
-            let mut entries = Vec::new();
-            if let Some((block, buffer)) = &pp.ubo {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: block.binding.unwrap_or(0),
-                    resource: buffer.as_entire_binding(),
-                });
-            }
+            let mut views = Vec::with_capacity(pp.textures.len());
             for t in &pp.textures {
                 let read = p.read(t.resource);
                 let view = read.and_then(|r| self.view(r.resource, r.cleared)).ok_or_else(|| {
@@ -378,22 +396,43 @@ impl FilterChain {
                         ),
                     )
                 })?;
-                entries.push(wgpu::BindGroupEntry {
-                    binding: t.global.binding,
-                    resource: wgpu::BindingResource::TextureView(view),
-                });
+                views.push(view.clone());
             }
-            for (s, sampler) in pp.samplers.iter().zip(&samplers) {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: s.global.binding,
-                    resource: wgpu::BindingResource::Sampler(sampler),
+            let key = BindKey { views, samplers };
+            let cache = &mut self.bind_groups[i];
+            if !cache.contains_key(&key) {
+                if cache.len() >= MAX_BIND_GROUPS {
+                    cache.clear();
+                }
+                let mut entries = Vec::new();
+                if let Some((block, buffer)) = &pp.ubo {
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: block.binding.unwrap_or(0),
+                        resource: buffer.as_entire_binding(),
+                    });
+                }
+                for (t, view) in pp.textures.iter().zip(&key.views) {
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: t.global.binding,
+                        resource: wgpu::BindingResource::TextureView(view),
+                    });
+                }
+                for (s, sampler) in pp.samplers.iter().zip(&key.samplers) {
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: s.global.binding,
+                        resource: wgpu::BindingResource::Sampler(sampler),
+                    });
+                }
+                let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("pass"),
+                    layout: &pp.layout,
+                    entries: &entries,
                 });
+                cache.insert(key.clone(), bind);
             }
-            let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("pass"),
-                layout: &pp.layout,
-                entries: &entries,
-            });
+            let bind = cache.get(&key).cloned().ok_or_else(|| {
+                Diagnostic::error(codes::E_CHAIN_GPU, format!("pass {i}: its bind group is missing"))
+            })?;
             let target = match p.target {
                 plan::Target::Viewport => self.target.as_ref(),
                 plan::Target::Framebuffer => self.outputs[i].as_ref(),
@@ -457,6 +496,17 @@ impl FilterChain {
     pub fn pass_count(&self) -> usize {
         self.passes.len()
     }
+}
+
+/// Bind groups kept per pass at most (a history ring of depth k needs k + 1).
+const MAX_BIND_GROUPS: usize = 64;
+
+/// What a pass's bind group binds besides its uniform buffer (which never changes):
+/// its texture views and samplers in binding order, compared by identity.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct BindKey {
+    views: Vec<wgpu::TextureView>,
+    samplers: Vec<wgpu::Sampler>,
 }
 
 fn linear_sampler<'a>(gpu: &Gpu, cache: &'a mut HashMap<(Sampling, bool), wgpu::Sampler>) -> &'a wgpu::Sampler {
