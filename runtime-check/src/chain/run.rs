@@ -136,9 +136,8 @@ impl FilterChain {
         plan::plan(&spec, &probe).map_err(|e| e.iter().map(plan::PlanError::diagnostic).collect::<Vec<_>>())?;
 
         let mut passes = Vec::new();
-        for (i, (p, iface)) in desc.passes.iter().zip(interfaces).enumerate() {
-            let format = textures::wgpu_format(plan::pass_format(&spec, i));
-            match PassPipeline::new(&gpu, i, &p.vertex, &p.fragment, iface, format) {
+        for result in pipelines(&gpu, &spec, &desc.passes, interfaces) {
+            match result {
                 Ok(pp) => passes.push(pp),
                 Err(e) => errors.push(e),
             }
@@ -496,6 +495,48 @@ impl FilterChain {
     pub fn pass_count(&self) -> usize {
         self.passes.len()
     }
+}
+
+/// Every pass's pipeline, in pass order, made on up to as many threads as the machine
+/// has (shader modules, naga's SPIR-V writer and the driver's compiler per pass: start-up
+/// time). wgpu's error scopes are per thread, so each pass's errors stay its own.
+fn pipelines(
+    gpu: &Gpu,
+    spec: &ChainSpec,
+    passes: &[ChainPass],
+    interfaces: Vec<PassInterface>,
+) -> Vec<Result<PassPipeline, Diagnostic>> {
+    use std::sync::{Mutex, PoisonError};
+    let n = passes.len();
+    let jobs: Vec<Mutex<Option<PassInterface>>> = interfaces.into_iter().map(|i| Mutex::new(Some(i))).collect();
+    let results: Vec<Mutex<Option<Result<PassPipeline, Diagnostic>>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || loop {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let (Some(p), Some(job)) = (passes.get(i), jobs.get(i)) else { break };
+        let Some(iface) = job.lock().unwrap_or_else(PoisonError::into_inner).take() else { continue };
+        let format = textures::wgpu_format(plan::pass_format(spec, i));
+        let r = PassPipeline::new(gpu, i, &p.vertex, &p.fragment, iface, format);
+        if let Some(slot) = results.get(i) {
+            *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
+        }
+    };
+    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).clamp(1, n.max(1));
+    std::thread::scope(|s| {
+        for _ in 1..workers {
+            s.spawn(work);
+        }
+        work();
+    });
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| {
+            m.into_inner().unwrap_or_else(PoisonError::into_inner).unwrap_or_else(|| {
+                Err(Diagnostic::error(codes::E_CHAIN_GPU, format!("pass {i}: its pipeline was not made")))
+            })
+        })
+        .collect()
 }
 
 /// Bind groups kept per pass at most (a history ring of depth k needs k + 1).
