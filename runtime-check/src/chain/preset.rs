@@ -43,14 +43,16 @@ pub fn load_preset(sources: &mut SourceMap, path: &Path, fs: &dyn FileSystem) ->
     }
 }
 
+/// One pass loaded by [`load_slang`], or its errors.
+type Loaded = Result<SlangPass, Vec<Diagnostic>>;
+
 /// Every pass of `preset` through [`load_slang`], in pass order, compiled on up to as
 /// many threads as the machine has (each compiles its two stages on two).
-fn load_all(preset: &Preset, fs: &dyn FileSystem) -> Vec<Option<Result<SlangPass, Vec<Diagnostic>>>> {
+fn load_all(preset: &Preset, fs: &dyn FileSystem) -> Vec<Option<Loaded>> {
     let n = preset.passes.len();
     let workers = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).clamp(1, n.max(1));
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<Result<SlangPass, Vec<Diagnostic>>>>> =
-        (0..n).map(|_| std::sync::Mutex::new(None)).collect();
+    let results: Vec<std::sync::Mutex<Option<Loaded>>> = (0..n).map(|_| std::sync::Mutex::new(None)).collect();
     let work = || loop {
         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let Some(p) = preset.passes.get(i) else { break };

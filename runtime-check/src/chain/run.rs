@@ -398,6 +398,9 @@ impl FilterChain {
                 views.push(view.clone());
             }
             let key = BindKey { views, samplers };
+            // wgpu's handles hash and compare by identity (`impl_eq_ord_hash_proxy`),
+            // which their interior mutability does not change.
+            #[allow(clippy::mutable_key_type)]
             let cache = &mut self.bind_groups[i];
             if !cache.contains_key(&key) {
                 if cache.len() >= MAX_BIND_GROUPS {
@@ -429,9 +432,10 @@ impl FilterChain {
                 });
                 cache.insert(key.clone(), bind);
             }
-            let bind = cache.get(&key).cloned().ok_or_else(|| {
-                Diagnostic::error(codes::E_CHAIN_GPU, format!("pass {i}: its bind group is missing"))
-            })?;
+            let bind = cache
+                .get(&key)
+                .cloned()
+                .ok_or_else(|| Diagnostic::error(codes::E_CHAIN_GPU, format!("pass {i}: its bind group is missing")))?;
             let target = match p.target {
                 plan::Target::Viewport => self.target.as_ref(),
                 plan::Target::Framebuffer => self.outputs[i].as_ref(),
