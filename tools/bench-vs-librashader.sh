@@ -24,7 +24,8 @@
 # each figure is the best of $REPEAT (default 3) runs. librashader keeps compiled
 # shaders in an on-disk cache ($XDG_CACHE_HOME/librashader): its start-up is given
 # both warm (that cache, as a user runs it; the per-frame runs use it too) and cold (an
-# empty private cache per run). cg2slang keeps no cache. CI does not run this script.
+# empty private cache per run; the driver's own caches stay as they are for both
+# sides). cg2slang keeps no cache. CI does not run this script.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tree="${1:?usage: $0 MIGRATED_TREE IMAGE [FRAMES]}"
@@ -72,10 +73,15 @@ best() {
 }
 run_ours() { "$ours" render "$tree/$1.slangp" --image "$image" --viewport "$size" --frames "$2" --out "$out/ours.png" --force; }
 run_theirs() { "$theirs" render -p "$tree/$1.slangp" -i "$image" -f "$(($2 - 1))" -o "$out/theirs.png" -r vulkan; }
-# a 1-frame run with an empty shader cache of its own
+# a 1-frame run with an empty librashader cache of its own; the driver's caches (Mesa's
+# mesa_shader_cache, NVIDIA's) stay warm, as they are for our runs
+user_cache="${XDG_CACHE_HOME:-$HOME/.cache}"
 run_theirs_cold() {
-    local cache
+    local cache entry
     cache="$(mktemp -d "$out/cache.XXXXXX")"
+    for entry in "$user_cache"/*; do
+        [ -e "$entry" ] && [ "$(basename "$entry")" != librashader ] && ln -s "$entry" "$cache/"
+    done
     XDG_CACHE_HOME="$cache" run_theirs "$1" 1
     local rc=$?
     rm -rf "$cache"
