@@ -8,9 +8,11 @@
 #   cg2slang migrate ../common-shaders --out /tmp/cs-slang --no-validate);
 # IMAGE the input frame (PNG; the 256x224 test card is corpus/tools/gen_images.py's);
 # FRAMES (default 601) the longer run. Binaries: $CG2SLANG (default
-# target/release/cg2slang) and $LIBRASHADER_CLI (default `librashader-cli` on PATH;
-# install it with `cargo install librashader-cli --no-default-features --features
-# vulkan,wgpu`). $PRESETS overrides the preset list (paths relative to the tree).
+# target/release/cg2slang) and $LIBRASHADER_CLI (default: `librashader-cli` on PATH,
+# else in $CARGO_HOME/bin; install it with `cargo install librashader-cli
+# --no-default-features --features vulkan,wgpu`, or `--root DIR` and point
+# LIBRASHADER_CLI at DIR/bin/librashader-cli). $PRESETS overrides the preset list
+# (paths relative to the tree).
 #
 # Both sides render at the input image's size: librashader-cli 0.12's Vulkan runtime
 # takes its viewport from the input image whatever `--dimensions` says (it only sizes
@@ -19,14 +21,25 @@
 #
 # start-up = wall time of a 1-frame run (process start, device, shader compilation,
 # pipelines, one frame, read-back, PNG); per frame = (t(FRAMES) - t(1)) / (FRAMES - 1);
-# each figure is the best of $REPEAT (default 3) runs. CI does not run this script.
+# each figure is the best of $REPEAT (default 3) runs. librashader keeps compiled
+# shaders in an on-disk cache ($XDG_CACHE_HOME/librashader): its start-up is given
+# both warm (that cache, as a user runs it; the per-frame runs use it too) and cold (an
+# empty private cache per run; the driver's own caches stay as they are for both
+# sides). cg2slang keeps no cache. CI does not run this script.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tree="${1:?usage: $0 MIGRATED_TREE IMAGE [FRAMES]}"
 image="${2:?usage: $0 MIGRATED_TREE IMAGE [FRAMES]}"
 frames="${3:-601}"
 ours="${CG2SLANG:-target/release/cg2slang}"
-theirs="${LIBRASHADER_CLI:-librashader-cli}"
+theirs="${LIBRASHADER_CLI:-}"
+if [ -z "$theirs" ]; then
+    if command -v librashader-cli > /dev/null 2>&1; then
+        theirs=librashader-cli
+    else
+        theirs="${CARGO_HOME:-$HOME/.cargo}/bin/librashader-cli"
+    fi
+fi
 repeat="${REPEAT:-3}"
 presets="${PRESETS:-crt/crt-geom crt/crt-royale xbr/super-xbr-6p-adaptive crt/crt-easymode-halation ntsc/ntsc-320px-svideo-gauss-scanline}"
 
@@ -60,24 +73,38 @@ best() {
 }
 run_ours() { "$ours" render "$tree/$1.slangp" --image "$image" --viewport "$size" --frames "$2" --out "$out/ours.png" --force; }
 run_theirs() { "$theirs" render -p "$tree/$1.slangp" -i "$image" -f "$(($2 - 1))" -o "$out/theirs.png" -r vulkan; }
+# a 1-frame run with an empty librashader cache of its own; the driver's caches (Mesa's
+# mesa_shader_cache, NVIDIA's) stay warm, as they are for our runs
+user_cache="${XDG_CACHE_HOME:-$HOME/.cache}"
+run_theirs_cold() {
+    local cache entry
+    cache="$(mktemp -d "$out/cache.XXXXXX")"
+    for entry in "$user_cache"/*; do
+        [ -e "$entry" ] && [ "$(basename "$entry")" != librashader ] && ln -s "$entry" "$cache/"
+    done
+    XDG_CACHE_HOME="$cache" run_theirs "$1" 1
+    local rc=$?
+    rm -rf "$cache"
+    return $rc
+}
 
 if command -v vulkaninfo > /dev/null 2>&1; then
     echo "Vulkan devices: $(vulkaninfo --summary 2>/dev/null | grep deviceName | sed 's/.*= //' | paste -sd ', ')"
 fi
 echo "image $image ($size), viewport $size, $frames frames, best of $repeat"
-printf '%-40s %12s %12s %7s %11s %11s %7s\n' preset "ours ms/fr" "lr ms/fr" ratio "ours start" "lr start" ratio
+printf '%-40s %11s %11s %6s %11s %11s %6s %11s %6s\n' preset "ours ms/fr" "lr ms/fr" ratio "ours start" "lr warm" ratio "lr cold" ratio
 for p in $presets; do
     if ! o1=$(best run_ours "$p" 1) || ! on=$(best run_ours "$p" "$frames"); then
         printf '%-40s cg2slang render failed\n' "$p"
         continue
     fi
-    if ! t1=$(best run_theirs "$p" 1) || ! tn=$(best run_theirs "$p" "$frames"); then
+    if ! t1=$(best run_theirs "$p" 1) || ! tn=$(best run_theirs "$p" "$frames") || ! tc=$(best run_theirs_cold "$p"); then
         printf '%-40s librashader-cli render failed\n' "$p"
         continue
     fi
-    awk -v p="$p" -v o1="$o1" -v on="$on" -v t1="$t1" -v tn="$tn" -v n="$frames" 'BEGIN {
+    awk -v p="$p" -v o1="$o1" -v on="$on" -v t1="$t1" -v tn="$tn" -v tc="$tc" -v n="$frames" 'BEGIN {
         of = (on - o1) / (n - 1) * 1000; tf = (tn - t1) / (n - 1) * 1000;
         if (of < 0) of = 0; if (tf < 0) tf = 0;
         fr = (tf > 0) ? sprintf("%.2f", of / tf) : "-";
-        printf "%-40s %12.3f %12.3f %7s %10.3fs %10.3fs %7.2f\n", p, of, tf, fr, o1, t1, o1 / t1 }'
+        printf "%-40s %11.3f %11.3f %6s %10.3fs %10.3fs %6.2f %10.3fs %6.2f\n", p, of, tf, fr, o1, t1, o1 / t1, tc, o1 / tc }'
 done

@@ -394,7 +394,13 @@ pub struct Blit {
     layout: wgpu::BindGroupLayout,
     pipeline_layout: wgpu::PipelineLayout,
     pipelines: HashMap<wgpu::TextureFormat, wgpu::RenderPipeline>,
+    /// Bind groups made so far, by the source view and sampler they bind (by identity):
+    /// the stretch and the mip chains draw the same sources every frame.
+    groups: HashMap<(wgpu::TextureView, wgpu::Sampler), wgpu::BindGroup>,
 }
+
+/// Blit bind groups kept at most.
+const MAX_BLIT_GROUPS: usize = 256;
 
 impl Blit {
     pub fn new(gpu: &Gpu) -> Result<Blit, Diagnostic> {
@@ -436,7 +442,7 @@ impl Blit {
             });
             (layout, pipeline_layout)
         })?;
-        Ok(Blit { vs, fs, layout, pipeline_layout, pipelines: HashMap::new() })
+        Ok(Blit { vs, fs, layout, pipeline_layout, pipelines: HashMap::new(), groups: HashMap::new() })
     }
 
     fn pipeline(&mut self, gpu: &Gpu, format: wgpu::TextureFormat) -> Result<&wgpu::RenderPipeline, Diagnostic> {
@@ -461,14 +467,25 @@ impl Blit {
         target: &wgpu::TextureView,
         format: wgpu::TextureFormat,
     ) -> Result<(), Diagnostic> {
-        let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("blit"),
-            layout: &self.layout,
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(source) },
-                wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(sampler) },
-            ],
-        });
+        let key = (source.clone(), sampler.clone());
+        let bind = match self.groups.get(&key) {
+            Some(b) => b.clone(),
+            None => {
+                let b = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("blit"),
+                    layout: &self.layout,
+                    entries: &[
+                        wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(source) },
+                        wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(sampler) },
+                    ],
+                });
+                if self.groups.len() >= MAX_BLIT_GROUPS {
+                    self.groups.clear();
+                }
+                self.groups.insert(key, b.clone());
+                b
+            }
+        };
         let pipeline = self.pipeline(gpu, format)?;
         let mut pass = begin(encoder, "blit", target);
         pass.set_pipeline(pipeline);
@@ -476,6 +493,11 @@ impl Blit {
         pass.set_vertex_buffer(0, vertices.slice(..));
         pass.draw(0..4, 0..1);
         Ok(())
+    }
+
+    /// Drops the bind groups kept so far (their textures are being replaced).
+    pub fn forget_bind_groups(&mut self) {
+        self.groups.clear();
     }
 
     /// Records the mip chain of `texture` from its level 0 (linear, clamp to edge).

@@ -25,9 +25,13 @@ pub fn load_preset(sources: &mut SourceMap, path: &Path, fs: &dyn FileSystem) ->
         }
         return (None, diags);
     };
-    let desc = assemble(&preset, &mut |i, p| {
-        load_slang(&p.shader_resolved, fs)
-            .map_err(|e| e.into_iter().map(|d| d.with_note(format!("pass {i} of the preset"))).collect())
+    // The passes compile independently: on several threads at once (start-up time).
+    let mut loaded = load_all(&preset, fs);
+    let desc = assemble(&preset, &mut |i, _| {
+        let result = loaded.get_mut(i).and_then(Option::take).unwrap_or_else(|| {
+            Err(vec![Diagnostic::error(codes::E_CHAIN_SHADER, "the pass was not compiled".to_string())])
+        });
+        result.map_err(|e| e.into_iter().map(|d| d.with_note(format!("pass {i} of the preset"))).collect())
     });
     match desc {
         Ok(desc) if !diags.iter().any(Diagnostic::is_error) => (Some(desc), diags),
@@ -37,6 +41,33 @@ pub fn load_preset(sources: &mut SourceMap, path: &Path, fs: &dyn FileSystem) ->
             (None, diags)
         }
     }
+}
+
+/// One pass loaded by [`load_slang`], or its errors.
+type Loaded = Result<SlangPass, Vec<Diagnostic>>;
+
+/// Every pass of `preset` through [`load_slang`], in pass order, compiled on up to as
+/// many threads as the machine has (each compiles its two stages on two).
+fn load_all(preset: &Preset, fs: &dyn FileSystem) -> Vec<Option<Loaded>> {
+    let n = preset.passes.len();
+    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).clamp(1, n.max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<Loaded>>> = (0..n).map(|_| std::sync::Mutex::new(None)).collect();
+    let work = || loop {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Some(p) = preset.passes.get(i) else { break };
+        let r = load_slang(&p.shader_resolved, fs);
+        if let Some(slot) = results.get(i) {
+            *slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(r);
+        }
+    };
+    std::thread::scope(|s| {
+        for _ in 1..workers {
+            s.spawn(work);
+        }
+        work();
+    });
+    results.into_iter().map(|m| m.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)).collect()
 }
 
 /// Loads pass `i` of a preset: its modules and `#pragma`s, or its errors.

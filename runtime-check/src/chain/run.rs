@@ -72,6 +72,12 @@ pub struct FilterChain {
     frame: u64,
     direction: i32,
     last_plan: Option<ChainPlan>,
+    /// Per pass, the bind groups made so far by what they bind (views and samplers,
+    /// compared by identity): history and feedback rotate through a few textures, so
+    /// each frame finds its bind group here instead of making one.
+    bind_groups: Vec<HashMap<BindKey, wgpu::BindGroup>>,
+    /// Per pass, the uniform-buffer bytes last written (unchanged bytes are not written again).
+    ubo_written: Vec<Option<Vec<u8>>>,
     /// Uniform names no semantic or parameter matched (left 0), per pass.
     pub unknown_uniforms: Vec<Vec<String>>,
 }
@@ -130,9 +136,8 @@ impl FilterChain {
         plan::plan(&spec, &probe).map_err(|e| e.iter().map(plan::PlanError::diagnostic).collect::<Vec<_>>())?;
 
         let mut passes = Vec::new();
-        for (i, (p, iface)) in desc.passes.iter().zip(interfaces).enumerate() {
-            let format = textures::wgpu_format(plan::pass_format(&spec, i));
-            match PassPipeline::new(&gpu, i, &p.vertex, &p.fragment, iface, format) {
+        for result in pipelines(&gpu, &spec, &desc.passes, interfaces) {
+            match result {
                 Ok(pp) => passes.push(pp),
                 Err(e) => errors.push(e),
             }
@@ -206,6 +211,8 @@ impl FilterChain {
             frame: 0,
             direction: 1,
             last_plan: None,
+            bind_groups: (0..n).map(|_| HashMap::new()).collect(),
+            ubo_written: vec![None; n],
             unknown_uniforms: vec![Vec::new(); n],
         })
     }
@@ -286,12 +293,18 @@ impl FilterChain {
         let gpu = self.gpu.clone();
         // Reuse the input texture of an earlier frame that nothing needs any more.
         let reuse = self.input.take().or_else(|| self.spare.take());
+        let mut created = false;
         let t = match reuse {
-            Some(t) if t.size == input.size && t.format == wgpu::TextureFormat::Rgba8Unorm => {
-                t.write_rgba8(&gpu, &input.rgba8);
+            Some(mut t) if t.size == input.size && t.format == wgpu::TextureFormat::Rgba8Unorm => {
+                t.upload_rgba8(&gpu, &input.rgba8);
                 t
             }
-            _ => Texture::from_rgba8(&gpu, "original", input.size, &input.rgba8, 1),
+            _ => {
+                created = true;
+                let mut t = Texture::new(&gpu, "original", input.size, wgpu::TextureFormat::Rgba8Unorm, 1);
+                t.upload_rgba8(&gpu, &input.rgba8);
+                t
+            }
         };
         self.input = Some(t);
         for p in &plan.passes {
@@ -304,13 +317,20 @@ impl FilterChain {
                 t.as_ref().is_some_and(|t| t.size == p.output_size && t.format == format && t.mip_levels == levels)
             };
             if !fits(&self.outputs[p.index]) {
+                created = true;
                 self.outputs[p.index] =
                     Some(Texture::new(&gpu, &format!("pass {}", p.index), p.output_size, format, levels));
             }
         }
         let fits = self.target.as_ref().is_some_and(|t| t.size == plan.viewport);
         if !fits {
+            created = true;
             self.target = Some(Texture::new(&gpu, "viewport", plan.viewport, wgpu::TextureFormat::Rgba8Unorm, 1));
+        }
+        if created {
+            // Bind groups of replaced textures would keep them alive.
+            self.bind_groups.iter_mut().for_each(HashMap::clear);
+            self.blit.forget_bind_groups();
         }
     }
 
@@ -351,7 +371,10 @@ impl FilterChain {
             if let Some((block, buffer)) = &pp.ubo {
                 let mut bytes = vec![0u8; buffer.size() as usize];
                 unknown.extend(semantics.fill(&block.members, &mut bytes));
-                gpu.queue.write_buffer(buffer, 0, &bytes);
+                if self.ubo_written[i].as_deref() != Some(&bytes[..]) {
+                    gpu.queue.write_buffer(buffer, 0, &bytes);
+                    self.ubo_written[i] = Some(bytes);
+                }
             }
             let mut push = Vec::new();
             if let Some(block) = &pp.push {
@@ -360,13 +383,7 @@ impl FilterChain {
             }
             unknown.sort();
             unknown.dedup();
-            let mut entries = Vec::new();
-            if let Some((block, buffer)) = &pp.ubo {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: block.binding.unwrap_or(0),
-                    resource: buffer.as_entire_binding(),
-                });
-            }
+            let mut views = Vec::with_capacity(pp.textures.len());
             for t in &pp.textures {
                 let read = p.read(t.resource);
                 let view = read.and_then(|r| self.view(r.resource, r.cleared)).ok_or_else(|| {
@@ -378,22 +395,47 @@ impl FilterChain {
                         ),
                     )
                 })?;
-                entries.push(wgpu::BindGroupEntry {
-                    binding: t.global.binding,
-                    resource: wgpu::BindingResource::TextureView(view),
-                });
+                views.push(view.clone());
             }
-            for (s, sampler) in pp.samplers.iter().zip(&samplers) {
-                entries.push(wgpu::BindGroupEntry {
-                    binding: s.global.binding,
-                    resource: wgpu::BindingResource::Sampler(sampler),
+            let key = BindKey { views, samplers };
+            // wgpu's handles hash and compare by identity (`impl_eq_ord_hash_proxy`),
+            // which their interior mutability does not change.
+            #[allow(clippy::mutable_key_type)]
+            let cache = &mut self.bind_groups[i];
+            if !cache.contains_key(&key) {
+                if cache.len() >= MAX_BIND_GROUPS {
+                    cache.clear();
+                }
+                let mut entries = Vec::new();
+                if let Some((block, buffer)) = &pp.ubo {
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: block.binding.unwrap_or(0),
+                        resource: buffer.as_entire_binding(),
+                    });
+                }
+                for (t, view) in pp.textures.iter().zip(&key.views) {
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: t.global.binding,
+                        resource: wgpu::BindingResource::TextureView(view),
+                    });
+                }
+                for (s, sampler) in pp.samplers.iter().zip(&key.samplers) {
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: s.global.binding,
+                        resource: wgpu::BindingResource::Sampler(sampler),
+                    });
+                }
+                let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("pass"),
+                    layout: &pp.layout,
+                    entries: &entries,
                 });
+                cache.insert(key.clone(), bind);
             }
-            let bind = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("pass"),
-                layout: &pp.layout,
-                entries: &entries,
-            });
+            let bind = cache
+                .get(&key)
+                .cloned()
+                .ok_or_else(|| Diagnostic::error(codes::E_CHAIN_GPU, format!("pass {i}: its bind group is missing")))?;
             let target = match p.target {
                 plan::Target::Viewport => self.target.as_ref(),
                 plan::Target::Framebuffer => self.outputs[i].as_ref(),
@@ -457,6 +499,59 @@ impl FilterChain {
     pub fn pass_count(&self) -> usize {
         self.passes.len()
     }
+}
+
+/// Every pass's pipeline, in pass order, made on up to as many threads as the machine
+/// has (shader modules, naga's SPIR-V writer and the driver's compiler per pass: start-up
+/// time). wgpu's error scopes are per thread, so each pass's errors stay its own.
+fn pipelines(
+    gpu: &Gpu,
+    spec: &ChainSpec,
+    passes: &[ChainPass],
+    interfaces: Vec<PassInterface>,
+) -> Vec<Result<PassPipeline, Diagnostic>> {
+    use std::sync::{Mutex, PoisonError};
+    let n = passes.len();
+    let jobs: Vec<Mutex<Option<PassInterface>>> = interfaces.into_iter().map(|i| Mutex::new(Some(i))).collect();
+    let results: Vec<Mutex<Option<Result<PassPipeline, Diagnostic>>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || loop {
+        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let (Some(p), Some(job)) = (passes.get(i), jobs.get(i)) else { break };
+        let Some(iface) = job.lock().unwrap_or_else(PoisonError::into_inner).take() else { continue };
+        let format = textures::wgpu_format(plan::pass_format(spec, i));
+        let r = PassPipeline::new(gpu, i, &p.vertex, &p.fragment, iface, format);
+        if let Some(slot) = results.get(i) {
+            *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
+        }
+    };
+    let workers = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).clamp(1, n.max(1));
+    std::thread::scope(|s| {
+        for _ in 1..workers {
+            s.spawn(work);
+        }
+        work();
+    });
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(i, m)| {
+            m.into_inner().unwrap_or_else(PoisonError::into_inner).unwrap_or_else(|| {
+                Err(Diagnostic::error(codes::E_CHAIN_GPU, format!("pass {i}: its pipeline was not made")))
+            })
+        })
+        .collect()
+}
+
+/// Bind groups kept per pass at most (a history ring of depth k needs k + 1).
+const MAX_BIND_GROUPS: usize = 64;
+
+/// What a pass's bind group binds besides its uniform buffer (which never changes):
+/// its texture views and samplers in binding order, compared by identity.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct BindKey {
+    views: Vec<wgpu::TextureView>,
+    samplers: Vec<wgpu::Sampler>,
 }
 
 fn linear_sampler<'a>(gpu: &Gpu, cache: &'a mut HashMap<(Sampling, bool), wgpu::Sampler>) -> &'a wgpu::Sampler {

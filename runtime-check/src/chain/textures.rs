@@ -56,6 +56,10 @@ pub struct Texture {
     pub size: Size,
     pub format: wgpu::TextureFormat,
     pub mip_levels: u32,
+    /// One view per mip level, made once (a pass draws into level 0 every frame).
+    levels: Vec<wgpu::TextureView>,
+    /// What [`Texture::upload_rgba8`] last wrote to level 0, to skip writing it again.
+    uploaded: Option<Vec<u8>>,
 }
 
 impl Texture {
@@ -75,7 +79,17 @@ impl Texture {
             view_formats: &[],
         });
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-        Texture { texture, view, size, format, mip_levels: mip_levels.max(1) }
+        let mip_levels = mip_levels.max(1);
+        let levels = (0..mip_levels)
+            .map(|level| {
+                texture.create_view(&wgpu::TextureViewDescriptor {
+                    base_mip_level: level,
+                    mip_level_count: Some(1),
+                    ..wgpu::TextureViewDescriptor::default()
+                })
+            })
+            .collect();
+        Texture { texture, view, size, format, mip_levels, levels, uploaded: None }
     }
 
     /// An RGBA8 texture holding `pixels` (`size.width * size.height * 4` bytes, rows top
@@ -105,13 +119,29 @@ impl Texture {
         );
     }
 
+    /// Writes level 0 of an RGBA8 texture of the same size, unless the last upload
+    /// wrote the same bytes (then the texture holds them already: a held input frame
+    /// is not copied to the GPU again).
+    pub fn upload_rgba8(&mut self, gpu: &Gpu, pixels: &[u8]) {
+        if self.uploaded.as_deref() == Some(pixels) {
+            return;
+        }
+        self.write_rgba8(gpu, pixels);
+        let copy = self.uploaded.get_or_insert_with(Vec::new);
+        copy.clear();
+        copy.extend_from_slice(pixels);
+    }
+
     /// A view of one mip level.
     pub fn level_view(&self, level: u32) -> wgpu::TextureView {
-        self.texture.create_view(&wgpu::TextureViewDescriptor {
-            base_mip_level: level,
-            mip_level_count: Some(1),
-            ..wgpu::TextureViewDescriptor::default()
-        })
+        match self.levels.get(level as usize) {
+            Some(v) => v.clone(),
+            None => self.texture.create_view(&wgpu::TextureViewDescriptor {
+                base_mip_level: level,
+                mip_level_count: Some(1),
+                ..wgpu::TextureViewDescriptor::default()
+            }),
+        }
     }
 }
 
