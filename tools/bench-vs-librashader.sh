@@ -53,7 +53,8 @@ if [ ! -x "$ours" ]; then
     echo "$ours not found: build it (cargo build --release) or set CG2SLANG" >&2
     exit 2
 fi
-size="$(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(24); print("%dx%d" % struct.unpack(">II", d[16:24]))' "$image")"
+# A PNG's width and height: big-endian 32-bit words at bytes 16 and 20 (no Python needed).
+size="$(od -An -tu1 -j16 -N8 "$image" | awk '{ printf "%dx%d", (($1 * 256 + $2) * 256 + $3) * 256 + $4, (($5 * 256 + $6) * 256 + $7) * 256 + $8 }')"
 # wgpu and librashader print XDG warnings without a session; give them a private dir.
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
 out="$(mktemp -d)"
