@@ -85,6 +85,11 @@ struct Item {
     span: Span,
 }
 
+/// The slot of an interface item, of `kind`.
+fn slot(it: Item, kind: SlotKind) -> Slot {
+    Slot { place: it.place, kind, ty: it.ty, name: it.name, semantic: it.semantic.map(|s| s.text).unwrap_or_default() }
+}
+
 fn items(module: &Module, f: &Function, bound: &Bindings, inputs: bool) -> Vec<Item> {
     let mut out = Vec::new();
     let mut push =
@@ -196,13 +201,7 @@ fn vertex_slots(
                     SlotKind::Unlinked
                 }
             };
-            c.vertex_inputs.push(Slot {
-                place: it.place,
-                kind,
-                ty: it.ty,
-                name: it.name,
-                semantic: it.semantic.map(|s| s.text).unwrap_or_default(),
-            });
+            c.vertex_inputs.push(slot(it, kind));
         }
         for it in items(m, f, bound, false) {
             let Some(k) = slot_key(&it) else {
@@ -298,13 +297,7 @@ fn fragment_slots(
                     SlotKind::Unlinked
                 }
             };
-            c.fragment_inputs.push(Slot {
-                place: it.place,
-                kind,
-                ty: it.ty,
-                name: it.name,
-                semantic: it.semantic.map(|s| s.text).unwrap_or_default(),
-            });
+            c.fragment_inputs.push(slot(it, kind));
         }
         for it in items(m, f, bound, false) {
             let kind = match it.semantic.as_ref().map(key) {
@@ -325,13 +318,7 @@ fn fragment_slots(
                     SlotKind::Discarded
                 }
             };
-            c.fragment_outputs.push(Slot {
-                place: it.place,
-                kind,
-                ty: it.ty,
-                name: it.name,
-                semantic: it.semantic.map(|s| s.text).unwrap_or_default(),
-            });
+            c.fragment_outputs.push(slot(it, kind));
         }
     }
 }
