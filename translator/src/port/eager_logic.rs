@@ -6,7 +6,7 @@
 //! and where the right operand has side effects (an assignment, a call). Elsewhere GLSL's
 //! operator means the same and stays. Decides nothing else.
 
-use super::pipeline::StagePort;
+use super::pipeline::{replace_nodes, StagePort};
 use crate::ir::{BinaryOp, Expr, ExprKind, Exprs, Handle, Module, Ported, Type};
 use std::borrow::Cow;
 
@@ -18,29 +18,10 @@ pub fn needs_eager(exprs: &Exprs, op: BinaryOp, lhs: Handle<Expr>, rhs: Handle<E
 
 /// Rewrites every such operation of the stage; borrows the module when there is none.
 pub fn make_logic_eager<'m>(module: &'m Module, _: &mut StagePort) -> Cow<'m, Module> {
-    let eager = |exprs: &Exprs| -> Vec<Handle<Expr>> {
-        exprs
-            .iter()
-            .filter(|(_, e)| matches!(e.kind, ExprKind::Binary { op, lhs, rhs } if needs_eager(exprs, op, lhs, rhs)))
-            .map(|(h, _)| h)
-            .collect()
-    };
-    let found: Vec<_> = module.functions.iter().map(|(f, func)| (f, eager(&func.exprs))).collect();
-    let in_globals = eager(&module.global_exprs);
-    if in_globals.is_empty() && found.iter().all(|(_, hs)| hs.is_empty()) {
-        return Cow::Borrowed(module);
-    }
-    let mut out = module.clone();
-    let rewrite = |exprs: &mut Exprs, hs: Vec<Handle<Expr>>| {
-        for h in hs {
-            if let ExprKind::Binary { op, lhs, rhs } = exprs[h].kind {
-                exprs.get_mut(h).kind = ExprKind::Ported(Ported::EagerLogical { op, lhs, rhs });
-            }
+    replace_nodes(module, &|_, exprs, h| match exprs[h].kind {
+        ExprKind::Binary { op, lhs, rhs } if needs_eager(exprs, op, lhs, rhs) => {
+            Some(ExprKind::Ported(Ported::EagerLogical { op, lhs, rhs }))
         }
-    };
-    for (f, hs) in found {
-        rewrite(&mut out.functions[f].exprs, hs);
-    }
-    rewrite(&mut out.global_exprs, in_globals);
-    Cow::Owned(out)
+        _ => None,
+    })
 }

@@ -9,15 +9,14 @@
 //! component); `c ? true : false` and its reverse stay selects, which the writer
 //! prints as `c` and `not(c)`. The canonical dialect never runs these passes.
 
-use super::pipeline::{Rewrite, StagePort};
+use super::pipeline::{replace_nodes, Rewrite, StagePort};
 use crate::ir::{BinaryOp, Expr, ExprKind, Exprs, Handle, Literal, Module, Ported, Scalar, Type};
 use crate::sema::const_eval;
-use std::borrow::Cow;
 
 /// The naga dialect's rewrites, in the order they run.
 pub const REWRITES: &[(&str, Rewrite)] = &[
-    ("naga_dialect::non_finite_constants", |m, _: &mut StagePort| rewrite_each(m, non_finite)),
-    ("naga_dialect::bool_vector_selects", |m, _: &mut StagePort| rewrite_each(m, bool_vector_select)),
+    ("naga_dialect::non_finite_constants", |m, _: &mut StagePort| replace_nodes(m, &non_finite)),
+    ("naga_dialect::bool_vector_selects", |m, _: &mut StagePort| replace_nodes(m, &bool_vector_select)),
 ];
 
 /// A non-finite float constant: a literal, or a float division of constants.
@@ -45,30 +44,4 @@ fn bool_vector_select(_: &Module, exprs: &Exprs, h: Handle<Expr>) -> Option<Expr
     let constants = (exprs.bool_constant(accept), exprs.bool_constant(reject));
     let plain = matches!(constants, (Some(true), Some(false)) | (Some(false), Some(true)));
     (vector && bools && !plain).then_some(ExprKind::Ported(Ported::ComponentSelect { cond, accept, reject }))
-}
-
-/// Replaces every node `rule` has a new kind for, in every arena of the module;
-/// borrows the module when there is none.
-fn rewrite_each<'m>(
-    module: &'m Module,
-    rule: fn(&Module, &Exprs, Handle<Expr>) -> Option<ExprKind>,
-) -> Cow<'m, Module> {
-    let found = |exprs: &Exprs| -> Vec<(Handle<Expr>, ExprKind)> {
-        exprs.iter().filter_map(|(h, _)| rule(module, exprs, h).map(|k| (h, k))).collect()
-    };
-    let in_functions: Vec<_> = module.functions.iter().map(|(f, func)| (f, found(&func.exprs))).collect();
-    let in_globals = found(&module.global_exprs);
-    if in_globals.is_empty() && in_functions.iter().all(|(_, x)| x.is_empty()) {
-        return Cow::Borrowed(module);
-    }
-    let mut out = module.clone();
-    for (f, nodes) in in_functions {
-        for (h, kind) in nodes {
-            out.functions[f].exprs.get_mut(h).kind = kind;
-        }
-    }
-    for (h, kind) in in_globals {
-        out.global_exprs.get_mut(h).kind = kind;
-    }
-    Cow::Owned(out)
 }

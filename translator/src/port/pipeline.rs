@@ -14,7 +14,7 @@ use super::dialect::Dialect;
 use super::semantics::{self, Bindings};
 use super::{eager_logic, odd_matrices, runtime_values, texture_args, vertex_derivatives, written_uniforms};
 use crate::codes;
-use crate::ir::{valid, Module, Stage};
+use crate::ir::{valid, Expr, ExprKind, Exprs, Handle, Module, Stage};
 use crate::retro::PassContext;
 use grammar::Diagnostic;
 use std::borrow::Cow;
@@ -77,20 +77,7 @@ pub fn run<'m>(vertex: &'m Module, fragment: &'m Module, ctx: &PassContext, para
     ];
     for &(name, rewrite) in REWRITES {
         for (module, port) in &mut stages {
-            let rewritten = match rewrite(module, port) {
-                Cow::Borrowed(_) => None,
-                Cow::Owned(m) => Some(m),
-            };
-            if let Some(m) = rewritten {
-                // The first pass that breaks a stage is the one reported.
-                if cfg!(debug_assertions) && !port.ill_formed {
-                    if let Some(d) = invalid_ir(name, port.stage, &m) {
-                        port.ill_formed = true;
-                        port.diagnostics.push(d);
-                    }
-                }
-                *module = Cow::Owned(m);
-            }
+            apply(name, rewrite, module, port);
             diagnostics.append(&mut port.diagnostics);
         }
     }
@@ -104,6 +91,51 @@ pub fn run<'m>(vertex: &'m Module, fragment: &'m Module, ctx: &PassContext, para
         connectors,
         diagnostics,
     }
+}
+
+/// Runs one rewrite on `module`; in debug builds and tests, validates what it changed
+/// (the first pass that breaks a stage is the one reported, E0407).
+fn apply<'m>(name: &str, rewrite: Rewrite, module: &mut Cow<'m, Module>, port: &mut StagePort) {
+    let rewritten = match rewrite(module, port) {
+        Cow::Borrowed(_) => None,
+        Cow::Owned(m) => Some(m),
+    };
+    if let Some(m) = rewritten {
+        if cfg!(debug_assertions) && !port.ill_formed {
+            if let Some(d) = invalid_ir(name, port.stage, &m) {
+                port.ill_formed = true;
+                port.diagnostics.push(d);
+            }
+        }
+        *module = Cow::Owned(m);
+    }
+}
+
+/// A node-by-node rule: the new kind of a node, or `None` to keep it.
+pub type NodeRule = dyn Fn(&Module, &Exprs, Handle<Expr>) -> Option<ExprKind>;
+
+/// Replaces every node `rule` gives a new kind, in every expression arena of the
+/// module (all functions and the global initialisers); borrows the module when there is
+/// none. The mechanism of the rewrites that decide node by node.
+pub fn replace_nodes<'m>(module: &'m Module, rule: &NodeRule) -> Cow<'m, Module> {
+    let found = |exprs: &Exprs| -> Vec<(Handle<Expr>, ExprKind)> {
+        exprs.iter().filter_map(|(h, _)| rule(module, exprs, h).map(|k| (h, k))).collect()
+    };
+    let in_functions: Vec<_> = module.functions.iter().map(|(f, func)| (f, found(&func.exprs))).collect();
+    let in_globals = found(&module.global_exprs);
+    if in_globals.is_empty() && in_functions.iter().all(|(_, x)| x.is_empty()) {
+        return Cow::Borrowed(module);
+    }
+    let mut out = module.clone();
+    for (f, nodes) in in_functions {
+        for (h, kind) in nodes {
+            out.functions[f].exprs.get_mut(h).kind = kind;
+        }
+    }
+    for (h, kind) in in_globals {
+        out.global_exprs.get_mut(h).kind = kind;
+    }
+    Cow::Owned(out)
 }
 
 /// E0407 for a module a rewrite left ill-formed (debug builds and tests only).
@@ -136,19 +168,7 @@ pub fn for_dialect<'p>(ported: &'p PortedStages<'_>, dialect: Dialect) -> Dialec
         let mut port = StagePort::new(stage, bindings.clone());
         let mut current = Cow::Borrowed(module);
         for &(name, rewrite) in rewrites {
-            let rewritten = match rewrite(&current, &mut port) {
-                Cow::Borrowed(_) => None,
-                Cow::Owned(m) => Some(m),
-            };
-            if let Some(m) = rewritten {
-                if cfg!(debug_assertions) && !port.ill_formed {
-                    if let Some(d) = invalid_ir(name, stage, &m) {
-                        port.ill_formed = true;
-                        port.diagnostics.push(d);
-                    }
-                }
-                current = Cow::Owned(m);
-            }
+            apply(name, rewrite, &mut current, &mut port);
         }
         diagnostics.append(&mut port.diagnostics);
         current
