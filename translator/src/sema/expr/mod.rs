@@ -96,43 +96,14 @@ impl<'a> Lowerer<'a> {
     }
 
     fn literal(&mut self, l: &ast::Literal, span: Span) -> Option<H> {
-        use ast::LiteralSuffix as S;
         let (lit, scalar) = match *l {
             ast::Literal::Bool(b) => (Literal::Bool(b), Scalar::Bool),
             ast::Literal::Int(v, suffix) => {
-                let scalar = match suffix {
-                    S::None => Scalar::CInt,
-                    S::Int => Scalar::Int,
-                    S::Long => Scalar::Long,
-                    S::Short => Scalar::Short,
-                    S::Char => Scalar::Char,
-                    S::Unsigned | S::UnsignedInt => Scalar::UInt,
-                    S::UnsignedShort => Scalar::UShort,
-                    S::UnsignedChar => Scalar::UChar,
-                    S::UnsignedLong => Scalar::ULong,
-                    S::Float => Scalar::Float,
-                    S::Half => Scalar::Half,
-                    S::Fixed => Scalar::Fixed,
-                    S::Double => Scalar::Double,
-                };
+                let scalar = suffix_scalar(suffix, Scalar::CInt);
                 (super::const_eval::cast(Literal::UInt(v), scalar), scalar)
             }
             ast::Literal::Float(v, suffix) => {
-                let scalar = match suffix {
-                    S::None => Scalar::CFloat,
-                    S::Float => Scalar::Float,
-                    S::Half => Scalar::Half,
-                    S::Fixed => Scalar::Fixed,
-                    S::Double => Scalar::Double,
-                    S::Int => Scalar::Int,
-                    S::Long => Scalar::Long,
-                    S::Short => Scalar::Short,
-                    S::Char => Scalar::Char,
-                    S::Unsigned | S::UnsignedInt => Scalar::UInt,
-                    S::UnsignedShort => Scalar::UShort,
-                    S::UnsignedChar => Scalar::UChar,
-                    S::UnsignedLong => Scalar::ULong,
-                };
+                let scalar = suffix_scalar(suffix, Scalar::CFloat);
                 (super::const_eval::cast(Literal::Float(v), scalar), scalar)
             }
             ast::Literal::String(_) => {
@@ -189,5 +160,26 @@ pub(super) fn binary_op(op: ast::BinaryOp) -> BinaryOp {
         ast::BinaryOp::BitOr => BinaryOp::BitOr,
         ast::BinaryOp::And => BinaryOp::And,
         ast::BinaryOp::Or => BinaryOp::Or,
+    }
+}
+
+/// The scalar type a numeric literal's suffix names; `unsuffixed` without one (Cg's
+/// `cint` for integers, `cfloat` for floats).
+fn suffix_scalar(suffix: ast::LiteralSuffix, unsuffixed: Scalar) -> Scalar {
+    use ast::LiteralSuffix as S;
+    match suffix {
+        S::None => unsuffixed,
+        S::Int => Scalar::Int,
+        S::Long => Scalar::Long,
+        S::Short => Scalar::Short,
+        S::Char => Scalar::Char,
+        S::Unsigned | S::UnsignedInt => Scalar::UInt,
+        S::UnsignedShort => Scalar::UShort,
+        S::UnsignedChar => Scalar::UChar,
+        S::UnsignedLong => Scalar::ULong,
+        S::Float => Scalar::Float,
+        S::Half => Scalar::Half,
+        S::Fixed => Scalar::Fixed,
+        S::Double => Scalar::Double,
     }
 }
