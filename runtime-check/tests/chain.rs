@@ -448,6 +448,54 @@ fn a_slang_preset_from_disk_renders() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A pass that reads a constant array with a run-time index (the chain hoists it into a
+/// private global) and a local copy of it that the shader then changes (left local).
+const SLANG_TAPS: &str = concat!(
+    r#"#version 450
+
+layout(std140, set = 0, binding = 0) uniform UBO
+{
+    mat4 MVP;
+} global;
+
+"#,
+    support::slang_vertex_stage!(),
+    r#"layout(set = 0, binding = 2) uniform sampler2D Source;
+
+const float levels[4] = float[4](0.0, 0.2, 0.4, 1.0);
+
+void main()
+{
+    int i = int(gl_FragCoord.x) % 4;
+    float changed[4] = levels;
+    changed[1] = 0.6;
+    float sum = 0.0;
+    for (int k = 0; k <= i; k++)
+    {
+        sum += levels[k];
+    }
+    FragColor = vec4(levels[i], changed[i], sum * 0.25, 1.0);
+}
+"#
+);
+
+#[test]
+fn constant_arrays_read_with_a_run_time_index_keep_their_values() {
+    let dir = temp_dir("taps");
+    std::fs::write(dir.join("taps.slang"), SLANG_TAPS).unwrap_or_else(|e| panic!("{e}"));
+    let desc = load(&dir, "shaders = 1\nshader0 = taps.slang\n");
+    let mut c = FilterChain::new(gpu(), desc).unwrap_or_else(|d| panic!("{d:#?}"));
+    let input = noise(Size::new(8, 2), 4);
+    render(&mut c, &input, input.size);
+    let out = rgba8(&output(&c));
+    // Per column x: levels[x % 4], the changed copy, and a quarter of the running sum.
+    let want = [[0, 0, 0, 255], [51, 153, 13, 255], [102, 102, 38, 255], [255, 255, 102, 255]];
+    for (x, p) in out.iter().enumerate() {
+        assert_eq!(*p, want[x % 4], "pixel {x}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_slang_preset_with_errors_is_diagnosed() {
     let dir = temp_dir("bad");

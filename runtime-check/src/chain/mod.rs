@@ -12,6 +12,8 @@
 //!   split in the SPIR-V, naga's SPIR-V front end); [`preset`] a whole `.slangp`;
 //! - [`fetch_offset`]: texel-fetch offsets folded into the coordinate in the SPIR-V,
 //!   which naga would drop;
+//! - [`constant_locals`]: the function variables glslang fills with a whole constant
+//!   array before each indexed read become private globals (no copy per read);
 //! - [`image_io`]: PNG in and out (writes are atomic);
 //! - [`probe`]: what the device does where Vulkan leaves it free (its sRGB decode),
 //!   measured once per [`Gpu`] for the CPU reference.
@@ -25,6 +27,7 @@
 
 pub mod bind;
 pub mod clip_space;
+pub mod constant_locals;
 pub mod device;
 pub mod fetch_offset;
 pub mod image_io;

@@ -9,7 +9,8 @@
 //! texture and a sampler parameter, calls pass both; every load of a combined object
 //! becomes a load of each half and an `OpSampledImage`. librashader does the same before
 //! handing SPIR-V to naga. Then naga parses the SPIR-V, keeping Vulkan's coordinate space
-//! (the chain's quad accounts for it), and validates the module.
+//! (the chain's quad accounts for it), the locals glslang fills with a constant array
+//! become private globals ([`super::constant_locals`]), and naga validates the module.
 //!
 //! **Invariant:** never panics (glslang and naga run isolated), never writes; reads files
 //! only through the [`grammar::FileSystem`] given.
@@ -102,7 +103,8 @@ pub fn compile_slang(path: &Path, text: &str, includes: Option<Includes>) -> Res
     }
 }
 
-/// SPIR-V words from glslang to a validated naga module.
+/// SPIR-V words from glslang to a validated naga module (constant-holding locals
+/// hoisted, see [`super::constant_locals`]).
 pub fn spirv_to_naga(words: &[u32], stage: Stage) -> Result<naga::Module, String> {
     let split = super::fetch_offset::fold_fetch_offsets(&split_combined_samplers(words)?)?;
     let result = vnaga::isolate(|| {
@@ -111,9 +113,10 @@ pub fn spirv_to_naga(words: &[u32], stage: Stage) -> Result<naga::Module, String
             strict_capabilities: false,
             block_ctx_dump_prefix: None,
         };
-        let module = naga::front::spv::Frontend::new(split.iter().copied(), &options)
+        let mut module = naga::front::spv::Frontend::new(split.iter().copied(), &options)
             .parse()
             .map_err(|e| format!("naga's SPIR-V front end: {e}"))?;
+        super::constant_locals::hoist_constant_locals(&mut module);
         let mut validator = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), vnaga::capabilities());
         validator
             .validate(&module)
