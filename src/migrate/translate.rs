@@ -3,8 +3,8 @@
 //!
 //! Each file is parsed and analysed once, and again per alias set only when its text
 //! mentions `_ALIAS` (the defines cannot change the others); it is ported once per
-//! context. Contexts that translate alike (most presets reuse a pass unchanged) are
-//! validated once. Reads only through the [`grammar::FileSystem`] it is given, never
+//! context, contexts in parallel. Contexts that translate alike (most presets reuse a
+//! pass unchanged) are validated once, distinct validations in parallel. Reads only through the [`grammar::FileSystem`] it is given, never
 //! writes, never prints; the result does not depend on the thread schedule.
 
 use super::jobs::Job;
@@ -77,53 +77,90 @@ struct ValidationKey {
     luts: Vec<String>,
 }
 
-/// Every job of one file.
+/// One job ported, with the key its validation is shared under.
+struct Ported {
+    translation: translator::translate::Translation,
+    options: TranslateOptions,
+    own_analysis: bool,
+    key: Option<ValidationKey>,
+}
+
+/// Every job of one file: the file analysed once per alias set, its jobs ported in
+/// parallel, and each distinct validation run once, in parallel too (a pass shared by
+/// many presets has many jobs, and this file must not be the one long task at the end).
 fn translate_file(cg: &Path, jobs: &[Job], fs: &dyn FileSystem, validate_on: bool) -> Vec<(Job, Outcome)> {
     let base = analyze_file(cg, &[], fs);
     let uses_aliases = base.sources.files().any(|(_, f)| f.text.contains("_ALIAS"));
     let mut per_aliases: BTreeMap<Vec<String>, Analysed> = BTreeMap::new();
-    let mut validated: HashMap<ValidationKey, Validation> = HashMap::new();
-    let mut out = Vec::with_capacity(jobs.len());
-    for job in jobs {
-        let options = TranslateOptions {
-            context: job.context.context(),
-            preset_parameters: job.parameters.clone(),
-            ..TranslateOptions::default()
-        };
-        let alias_set = job.context.alias_set();
-        let own_analysis = uses_aliases && !alias_set.is_empty();
-        let analysed = if own_analysis {
-            &*per_aliases.entry(alias_set.clone()).or_insert_with(|| analyze_file(cg, &alias_set, fs))
+    if uses_aliases {
+        for job in jobs {
+            let alias_set = job.context.alias_set();
+            if !alias_set.is_empty() && !per_aliases.contains_key(&alias_set) {
+                let analysed = analyze_file(cg, &alias_set, fs);
+                per_aliases.insert(alias_set, analysed);
+            }
+        }
+    }
+    let analysed_for = |own: bool, job: &Job| -> &Analysed {
+        if own {
+            per_aliases.get(&job.context.alias_set()).unwrap_or(&base)
         } else {
             &base
-        };
-        let t = port(&analysed.analysis, &options);
-        let v = match (validate_on, &t.text) {
-            (true, Some(text)) => {
-                let c = &options.context;
-                let key = ValidationKey {
-                    own_analysis,
-                    alias_set,
-                    text: text.clone(),
-                    pass: c.pass,
-                    aliases: c.aliases.clone(),
-                    luts: c.luts.clone(),
-                };
-                validated.entry(key).or_insert_with(|| validate(&t, c)).clone()
-            }
-            _ => Validation::SKIPPED,
-        };
-        let sources = &analysed.sources;
-        let mut diagnostics = report_diagnostics(sources, &t.diagnostics);
-        diagnostics.extend(report_diagnostics(sources, &v.diagnostics));
-        // Findings about the file as a whole (no span) name the file.
-        for d in diagnostics.iter_mut().filter(|d| d.file.is_empty()) {
-            d.file = cg.display().to_string();
         }
-        let origins = Arc::new(Origins::of(sources, &t.line_map));
-        out.push((job.clone(), Outcome { text: t.text, diagnostics, checks: v.checks, origins }));
+    };
+    let ported: Vec<Ported> = jobs
+        .par_iter()
+        .map(|job| {
+            let options = TranslateOptions {
+                context: job.context.context(),
+                preset_parameters: job.parameters.clone(),
+                ..TranslateOptions::default()
+            };
+            let alias_set = job.context.alias_set();
+            let own_analysis = uses_aliases && !alias_set.is_empty();
+            let translation = port(&analysed_for(own_analysis, job).analysis, &options);
+            let key = match (validate_on, &translation.text) {
+                (true, Some(text)) => {
+                    let c = &options.context;
+                    Some(ValidationKey {
+                        own_analysis,
+                        alias_set,
+                        text: text.clone(),
+                        pass: c.pass,
+                        aliases: c.aliases.clone(),
+                        luts: c.luts.clone(),
+                    })
+                }
+                _ => None,
+            };
+            Ported { translation, options, own_analysis, key }
+        })
+        .collect();
+    // The first job of each distinct key stands for all of them.
+    let mut first: HashMap<&ValidationKey, usize> = HashMap::new();
+    for (i, p) in ported.iter().enumerate() {
+        if let Some(k) = &p.key {
+            first.entry(k).or_insert(i);
+        }
     }
-    out
+    let validated: HashMap<&ValidationKey, Validation> =
+        first.into_par_iter().map(|(k, i)| (k, validate(&ported[i].translation, &ported[i].options.context))).collect();
+    jobs.iter()
+        .zip(&ported)
+        .map(|(job, p)| {
+            let v = p.key.as_ref().and_then(|k| validated.get(k)).cloned().unwrap_or(Validation::SKIPPED);
+            let sources = &analysed_for(p.own_analysis, job).sources;
+            let t = &p.translation;
+            let mut diagnostics = report_diagnostics(sources, &t.diagnostics);
+            diagnostics.extend(report_diagnostics(sources, &v.diagnostics));
+            // Findings about the file as a whole (no span) name the file.
+            for d in diagnostics.iter_mut().filter(|d| d.file.is_empty()) {
+                d.file = cg.display().to_string();
+            }
+            let origins = Arc::new(Origins::of(sources, &t.line_map));
+            (job.clone(), Outcome { text: t.text.clone(), diagnostics, checks: v.checks, origins })
+        })
+        .collect()
 }
 
 /// Parses and analyses one .cg with the defines of an alias set (the context-free,
