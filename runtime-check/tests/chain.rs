@@ -496,6 +496,45 @@ fn constant_arrays_read_with_a_run_time_index_keep_their_values() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `modf` and `frexp` (glslang's `ModfStruct`/`FrexpStruct`, whose result types naga's
+/// SPIR-V front end leaves undeclared).
+const SLANG_MODF: &str = concat!(
+    r#"#version 450
+
+layout(std140, set = 0, binding = 0) uniform UBO
+{
+    mat4 MVP;
+} global;
+
+"#,
+    support::slang_vertex_stage!(),
+    r#"layout(set = 0, binding = 2) uniform sampler2D Source;
+
+void main()
+{
+    float whole;
+    float fraction = modf(1.75 + floor(gl_FragCoord.x), whole);
+    int e;
+    float m = frexp(12.0, e);
+    FragColor = vec4(fraction, whole / 255.0, m, float(e) / 255.0);
+}
+"#
+);
+
+#[test]
+fn modf_and_frexp_render() {
+    let dir = temp_dir("modf");
+    std::fs::write(dir.join("modf.slang"), SLANG_MODF).unwrap_or_else(|e| panic!("{e}"));
+    let desc = load(&dir, "shaders = 1\nshader0 = modf.slang\n");
+    let mut c = FilterChain::new(gpu(), desc).unwrap_or_else(|d| panic!("{d:#?}"));
+    let input = noise(Size::new(3, 1), 5);
+    render(&mut c, &input, input.size);
+    // x + 1.75 = whole + 0.75; 12 = 0.75 * 2^4.
+    let out = rgba8(&output(&c));
+    assert_eq!(out, vec![[191, 1, 191, 4], [191, 2, 191, 4], [191, 3, 191, 4]]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_slang_preset_with_errors_is_diagnosed() {
     let dir = temp_dir("bad");

@@ -12,6 +12,8 @@
 //!   split in the SPIR-V, naga's SPIR-V front end); [`preset`] a whole `.slangp`;
 //! - [`fetch_offset`]: texel-fetch offsets folded into the coordinate in the SPIR-V,
 //!   which naga would drop;
+//! - [`predeclared`]: the `modf`/`frexp` result types naga's SPIR-V front end uses but
+//!   does not declare;
 //! - [`constant_locals`]: the function variables glslang fills with a whole constant
 //!   array before each indexed read become private globals (no copy per read);
 //! - [`image_io`]: PNG in and out (writes are atomic);
@@ -32,6 +34,7 @@ pub mod device;
 pub mod fetch_offset;
 pub mod image_io;
 pub mod pipeline;
+pub mod predeclared;
 pub mod preset;
 pub mod probe;
 pub mod reflect;

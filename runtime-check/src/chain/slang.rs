@@ -9,8 +9,10 @@
 //! texture and a sampler parameter, calls pass both; every load of a combined object
 //! becomes a load of each half and an `OpSampledImage`. librashader does the same before
 //! handing SPIR-V to naga. Then naga parses the SPIR-V, keeping Vulkan's coordinate space
-//! (the chain's quad accounts for it), the locals glslang fills with a constant array
-//! become private globals ([`super::constant_locals`]), and naga validates the module.
+//! (the chain's quad accounts for it), the result types of `modf`/`frexp` that naga's
+//! front end leaves undeclared are registered ([`super::predeclared`]), the locals
+//! glslang fills with a constant array become private globals
+//! ([`super::constant_locals`]), and naga validates the module.
 //!
 //! **Invariant:** never panics (glslang and naga run isolated), never writes; reads files
 //! only through the [`grammar::FileSystem`] given.
@@ -116,6 +118,7 @@ pub fn spirv_to_naga(words: &[u32], stage: Stage) -> Result<naga::Module, String
         let mut module = naga::front::spv::Frontend::new(split.iter().copied(), &options)
             .parse()
             .map_err(|e| format!("naga's SPIR-V front end: {e}"))?;
+        super::predeclared::register_math_results(&mut module);
         super::constant_locals::hoist_constant_locals(&mut module);
         let mut validator = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), vnaga::capabilities());
         validator
