@@ -12,6 +12,8 @@
 //!   split in the SPIR-V, naga's SPIR-V front end); [`preset`] a whole `.slangp`;
 //! - [`fetch_offset`]: texel-fetch offsets folded into the coordinate in the SPIR-V,
 //!   which naga would drop;
+//! - [`pre_emitted`]: `Emit`s of expressions naga evaluates up front (which its SPIR-V
+//!   front end writes for glslang's trailing `return <null>`) split around them;
 //! - [`predeclared`]: the `modf`/`frexp` result types naga's SPIR-V front end uses but
 //!   does not declare;
 //! - [`constant_locals`]: the function variables glslang fills with a whole constant
@@ -34,6 +36,7 @@ pub mod device;
 pub mod fetch_offset;
 pub mod image_io;
 pub mod pipeline;
+pub mod pre_emitted;
 pub mod predeclared;
 pub mod preset;
 pub mod probe;

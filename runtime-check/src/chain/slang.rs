@@ -9,8 +9,9 @@
 //! texture and a sampler parameter, calls pass both; every load of a combined object
 //! becomes a load of each half and an `OpSampledImage`. librashader does the same before
 //! handing SPIR-V to naga. Then naga parses the SPIR-V, keeping Vulkan's coordinate space
-//! (the chain's quad accounts for it), the result types of `modf`/`frexp` that naga's
-//! front end leaves undeclared are registered ([`super::predeclared`]), the locals
+//! (the chain's quad accounts for it), two gaps of naga's front end are closed
+//! (pre-emitted expressions taken out of `Emit`s, [`super::pre_emitted`]; the result
+//! types of `modf`/`frexp` registered, [`super::predeclared`]), the locals
 //! glslang fills with a constant array become private globals
 //! ([`super::constant_locals`]), and naga validates the module.
 //!
@@ -118,6 +119,7 @@ pub fn spirv_to_naga(words: &[u32], stage: Stage) -> Result<naga::Module, String
         let mut module = naga::front::spv::Frontend::new(split.iter().copied(), &options)
             .parse()
             .map_err(|e| format!("naga's SPIR-V front end: {e}"))?;
+        super::pre_emitted::drop_pre_emitted(&mut module);
         super::predeclared::register_math_results(&mut module);
         super::constant_locals::hoist_constant_locals(&mut module);
         let mut validator = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), vnaga::capabilities());
