@@ -391,6 +391,10 @@ pub fn lane(m: &Machine, a: usize, l: usize) -> (bool, bool) {
 /// Sets the hazard bit of every lane whose value in `v` is NaN or infinite.
 #[inline]
 pub fn mark_non_finite(v: &Cell, h: Bits) -> Bits {
+    // A branch-free test of the whole cell first: almost every value is finite.
+    if !v.iter().fold(false, |any, x| any | non_finite(*x)) {
+        return h;
+    }
     let mut h = h;
     for (l, x) in v.iter().enumerate() {
         h |= Bits::from(non_finite(*x)) << l;

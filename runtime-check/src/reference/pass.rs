@@ -634,12 +634,13 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
     let feeds = feeds(&plan, &verts, &mut warnings);
     let frags = Fragments { c, plan: &plan, feeds: &feeds, verts: &verts, scr: &scr, inp, quad };
     // Quad rows are independent (every invocation starts from the restored snapshot), so
-    // they run in parallel, each on its own copy of the machine; the first error in row
-    // order is the one a row-major loop meets first.
+    // they run in parallel, each worker on its own copy of the machine (a copy per row
+    // would cost more than the row: a machine holds every cell for a whole batch); the
+    // first error in row order is the one a row-major loop meets first.
     let quad_rows: Vec<u32> = (0..height).step_by(quad as usize).collect();
     let rows = quad_rows
         .par_iter()
-        .map(|&qy| frags.row(&mut m.clone(), qy))
+        .map_init(|| m.clone(), |m, &qy| frags.row(m, qy))
         .collect::<Vec<Result<QuadRow, Diagnostic>>>();
     let mut image = RgbaF32Image::transparent(width, height);
     let mut hazard = Vec::with_capacity(width as usize * height as usize);

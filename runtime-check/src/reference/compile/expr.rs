@@ -472,14 +472,20 @@ where
     R: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
 {
     Box::new(move |m: &mut Machine| {
-        let p = m.perturbation;
+        let perturbed = m.perturbation != [0.0; LANES];
         for &(d, a, b) in &triples {
             let (x, y, mut v, _, _, mut h) = apply2(m, a, b, f);
+            let mut inexact: Bits = 0;
             for l in 0..LANES {
                 let exact = raw(x[l], y[l]);
-                if v[l] != exact && !exact.is_nan() {
-                    h |= approx_bit(l);
-                    v[l] = hazard::nudge(v[l], p[l]);
+                inexact |= Bits::from(v[l] != exact && !exact.is_nan()) << l;
+            }
+            h |= inexact << LANES;
+            if perturbed && inexact != 0 {
+                for (l, v) in v.iter_mut().enumerate() {
+                    if inexact & (1 << l) != 0 {
+                        *v = hazard::nudge(*v, m.perturbation[l]);
+                    }
                 }
             }
             m.put(d, v, h);
@@ -690,18 +696,17 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
                     let (k, x, y) = (m.get(kc), m.get(xc), m.get(yc));
                     let (hx, hy) = (m.hz(xc), m.hz(yc));
                     // The condition's hazard decides which value: control dependence.
-                    let mut h = m.hz(kc) & HAZARD;
+                    let h = m.hz(kc) & HAZARD;
                     let mut o = [0.0; LANES];
+                    // The lanes that take `x`, and the flags of the value each lane takes.
+                    let mut kx: Bits = 0;
                     for l in 0..LANES {
-                        let bits = hazard_bit(l) | approx_bit(l);
-                        if k[l] != 0.0 {
-                            o[l] = x[l];
-                            h |= hx & bits;
-                        } else {
-                            o[l] = y[l];
-                            h |= hy & bits;
-                        }
+                        let t = k[l] != 0.0;
+                        o[l] = if t { x[l] } else { y[l] };
+                        kx |= Bits::from(t) << l;
                     }
+                    let ky = !kx & HAZARD;
+                    let h = h | (hx & (kx | kx << LANES)) | (hy & (ky | ky << LANES));
                     m.put(d, o, h);
                 }
             });

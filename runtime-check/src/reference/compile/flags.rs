@@ -263,13 +263,15 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
             if !matches!(step, Step::None) {
                 let vals = t.args.map(|a| m.get(a));
                 let flags = t.args.map(|a| m.hz(a));
+                // One lane's argument values (never a copy of the cells per lane).
+                let args = |l: usize| -> [f64; 4] { std::array::from_fn(|k| vals[k][l]) };
                 for l in 0..LANES {
                     let ap = flags.map(|f| f & approx_bit(l) != 0);
-                    if decided(step, vals.map(|c| c[l]), ap) {
+                    if decided(step, args(l), ap) {
                         h |= hazard_bit(l);
                     }
                 }
-                let outcome: Cell = std::array::from_fn(|l| outcome(step, vals.map(|c| c[l]), v[l]));
+                let outcome: Cell = std::array::from_fn(|l| outcome(step, args(l), v[l]));
                 h |= hazard::split(m, &outcome);
             }
             if decides {
