@@ -48,11 +48,11 @@ fn derivatives_are_taken_within_each_quad_of_a_batch() {
 fn quads_of_one_batch_take_different_paths() {
     // Per quad q = floor(x / 2): some discard, some break out of the loop early, some
     // return early; the loop's trip count is the pixel's own.
-    let body = "float x = wpos.x - 0.5; float q = floor(x / 2.0);\n\
-        if (fmod(q, 3.0) == 1.0) discard;\n\
+    let body = "float x = wpos.x - 0.5; int q = int(x) / 2;\n\
+        if (q % 3 == 1) discard;\n\
         float s = 0;\n\
-        for (int i = 0; i < int(x); i++) { if (i == 7 && fmod(q, 5.0) == 0.0) break; s += 1; }\n\
-        if (fmod(q, 4.0) == 2.0) return float4(-1, s, 0, 1);\n\
+        for (int i = 0; i < int(x); i++) { if (i == 7 && q % 5 == 0) break; s += 1; }\n\
+        if (q % 4 == 2) return float4(-1, s, 0, 1);\n\
         return float4(s, x, 0, 1);";
     let (w, h) = (40, 2);
     let img = pixels(body, (w, h));
