@@ -86,9 +86,10 @@ pub(crate) fn lanewise<F: Fn(&LaneBuf, &mut [f64; 16]) + Send + Sync + 'static>(
     let args: Vec<Vec<usize>> = args.iter().take(4).map(|a| a.iter().take(16).copied().collect()).collect();
     let dst: Vec<usize> = dst.iter().take(16).copied().collect();
     Box::new(move |m: &mut Machine| {
-        let mut outs = [[0.0f64; LANES]; 16];
+        // Components past an argument's length read 0 in every lane (never written);
+        // the result cells are fresh, never an argument's, so each lane writes its own.
+        let mut buf: LaneBuf = [[0.0; 16]; 4];
         for l in 0..LANES {
-            let mut buf: LaneBuf = [[0.0; 16]; 4];
             for (k, arg) in args.iter().enumerate() {
                 for (i, &a) in arg.iter().enumerate() {
                     buf[k][i] = m.at(a, l);
@@ -96,12 +97,11 @@ pub(crate) fn lanewise<F: Fn(&LaneBuf, &mut [f64; 16]) + Send + Sync + 'static>(
             }
             let mut out = [0.0; 16];
             f(&buf, &mut out);
-            for (i, o) in outs.iter_mut().enumerate().take(dst.len()) {
-                o[l] = out[i];
+            for (&d, &o) in dst.iter().zip(&out) {
+                if let Some(c) = m.mem.get_mut(d) {
+                    c[l] = o;
+                }
             }
-        }
-        for (i, &d) in dst.iter().enumerate() {
-            m.set(d, outs[i]);
         }
     })
 }

@@ -190,6 +190,8 @@ pub(crate) fn compile(
         }
         let mut out = [[0.0f64; LANES]; 4];
         for l in 0..LANES {
+            // The texel at the fine level of detail, when the hazard rule read it.
+            let mut fine_texel = None;
             let Some(tex) = m.textures.get(s[l] as usize).filter(|_| s[l] >= 0.0) else { continue };
             let off = (m.at(offset[0], l), m.at(offset[1], l));
             let texel = if spec.lod == Lod::Gather {
@@ -245,8 +247,10 @@ pub(crate) fn compile(
                                     let cdx = (u[q + 1] - u[q], v[q + 1] - v[q]);
                                     let cdy = (u[q + 2] - u[q], v[q + 2] - v[q]);
                                     let coarse = lod_from_derivatives(size, cdx, cdy);
+                                    // Equal levels read equal texels: nothing to compare.
                                     let a = sample::sample(tex, u[l], v[l], fine + bias);
-                                    let b = sample::sample(tex, u[l], v[l], coarse + bias);
+                                    let b = if coarse == fine { a } else { sample::sample(tex, u[l], v[l], coarse + bias) };
+                                    fine_texel = Some(a);
                                     if a != b
                                         && !(a.iter().zip(&b).all(|(x, y)| hazard::near(f64::from(*x), f64::from(*y))))
                                     {
@@ -287,7 +291,11 @@ pub(crate) fn compile(
                 if approx || (mipmapped && lod > 0.0) {
                     hout |= approx_bit(l);
                 }
-                sample::sample(tex, uo, vo, lod)
+                match fine_texel {
+                    // The same read (`lod` is `fine + bias`, no offset moved the coordinate).
+                    Some(t) if off == (0.0, 0.0) => t,
+                    _ => sample::sample(tex, uo, vo, lod),
+                }
             };
             for k in 0..4 {
                 out[k][l] = f64::from(texel[k]);
