@@ -453,7 +453,8 @@ impl Fragments<'_> {
 
     /// The quad at `(qx, qy)`, `None` when no lane of it is covered (it never runs).
     fn quad_at(&self, qx: u32, qy: u32) -> Option<QuadAt> {
-        let mut q = QuadAt { qx, covered: [false; 4], ws: [[0.0; 4]; 4], exact_weights: [[false; 4]; 4], pos: [[0.0; 2]; 4] };
+        let mut q =
+            QuadAt { qx, covered: [false; 4], ws: [[0.0; 4]; 4], exact_weights: [[false; 4]; 4], pos: [[0.0; 2]; 4] };
         for l in 0..4 {
             let (x, y) = self.lane_pixel(qx, qy, l);
             let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
@@ -585,8 +586,7 @@ impl Fragments<'_> {
     fn row(&self, m: &mut Machine, qy: u32) -> Result<QuadRow, Diagnostic> {
         let (width, height) = self.inp.output_size;
         let mut row = QuadRow::new(qy, self.quad, width, height, self.verts.position_hazard, self.inp.precision);
-        let quads: Vec<QuadAt> =
-            (0..width).step_by(self.quad as usize).filter_map(|qx| self.quad_at(qx, qy)).collect();
+        let quads: Vec<QuadAt> = (0..width).step_by(self.quad as usize).filter_map(|qx| self.quad_at(qx, qy)).collect();
         for chunk in quads.chunks(QUADS) {
             let Some(&last) = chunk.last() else { continue };
             // The tail batch is padded with copies of its last quad: they compute what it

@@ -249,7 +249,8 @@ pub(crate) fn compile(
                                     let coarse = lod_from_derivatives(size, cdx, cdy);
                                     // Equal levels read equal texels: nothing to compare.
                                     let a = sample::sample(tex, u[l], v[l], fine + bias);
-                                    let b = if coarse == fine { a } else { sample::sample(tex, u[l], v[l], coarse + bias) };
+                                    let b =
+                                        if coarse == fine { a } else { sample::sample(tex, u[l], v[l], coarse + bias) };
                                     fine_texel = Some(a);
                                     if a != b
                                         && !(a.iter().zip(&b).all(|(x, y)| hazard::near(f64::from(*x), f64::from(*y))))
