@@ -57,7 +57,8 @@ if [ -n "$baseline" ]; then
 fi
 run "$ours" ours
 if [ -n "$baseline" ]; then
-    comparisons() { jq -S '[.presets[] | {source, comparison}]' "$1"; }
+    # The per-stage timings (`comparison.seconds`) differ run to run: not a verdict.
+    comparisons() { jq -S '[.presets[] | {source, comparison} | del(.comparison.seconds)]' "$1"; }
     if diff <(comparisons "$work/baseline.json") <(comparisons "$work/ours.json") > "$work/diff.txt"; then
         echo "comparisons identical ($(jq '.presets | length' "$work/ours.json") presets)"
     else

@@ -332,6 +332,18 @@ fn the_sign_of_a_sine_at_its_zeros_depends_on_precision() {
 }
 
 #[test]
+fn a_precision_split_marks_only_its_own_pixel_of_a_batch() {
+    // The sine sits on a zero at every third pixel only (`pix.x - 0.5` an integer there):
+    // under the rule every pixel is a quad of its own, many to a batch, and a decision
+    // split between the lanes of one pixel marks that pixel alone.
+    let body = "float k = pix.x - 0.5; float a = fmod(k, 3.0) == 0.0 ? k : pix.x;\n\
+        float s = sign(sin(a * 3.14159265)); return float4(s * 0.5 + 0.5, 0.0, 0.0, 1.0);";
+    // (The exact render's own rules flag the same pixels.)
+    let want: Pixels = (0..20).filter(|x| x % 3 == 0).map(|x| (x, 0)).collect();
+    assert_eq!(precision_marks(body, (20, 1)), (want.clone(), want));
+}
+
+#[test]
 fn a_gain_on_a_precision_sized_value_is_a_hazard() {
     // No decision, only a gain of 1e9 on a sine at its zeros: the perturbed lanes land
     // on the other bound of the clamp.

@@ -1,11 +1,11 @@
 //! Hazard rules of the reference renderer: when a value the CPU computed depends on
 //! something a GPU is free to do differently, so that a difference there proves nothing
-//! about the translation. The rules run alongside the values (one flag byte per cell
+//! about the translation. The rules run alongside the values (one flag word per cell
 //! in [`super::machine::Machine::hz`]) and end as one hazard bit per output pixel and
 //! pass ([`super::pass::Rendered::hazard`]).
 //!
-//! **Flags.** Per lane a value may be *hazardous* (low nibble) and/or *approximate*
-//! (high nibble). Every operation ORs its operands' flags into its result (data
+//! **Flags.** Per lane a value may be *hazardous* (low half of the word) and/or
+//! *approximate* (high half). Every operation ORs its operands' flags into its result (data
 //! dependence), and a write under control flow that depends on a hazard marks the
 //! written cells for those lanes, written or not ([`Machine::ctl`]); a lane that leaves a
 //! function, loop or the invocation (`return`, `break`, `continue`, `discard`, `clip`)
@@ -52,9 +52,9 @@
 //!   approximate binary32 result (a rounded `+ - * /`, a library function that is not
 //!   exact, an interpolated varying) moves by one ulp ([`nudge`]): GPUs contract to
 //!   FMA, reassociate, divide through a reciprocal and interpolate in their own way.
-//!   The rule renders one pixel per quad, its four lanes under the perturbations of
+//!   The rule renders one pixel per group of four lanes, under the perturbations of
 //!   [`super::machine::PERTURBATIONS`] (lane 0 exact); a decision whose outcome
-//!   differs between the lanes is a hazard ([`split`]), and so is a pixel a perturbed
+//!   differs between the lanes of a group is a hazard ([`split`]), and so is a pixel a perturbed
 //!   lane moves by more than [`PRECISION_STEPS`] steps as stored
 //!   ([`precision_sensitive`]). Not modelled: the GPU's quantised filter weights and
 //!   derivatives (0 under the rule). The comparison applies the rule only to a preset
@@ -73,7 +73,7 @@
 //!
 //! Pure functions and constants; never panics; knows nothing of Cg or presets.
 
-use super::machine::{LaneShape, Machine};
+use super::machine::{groups_of, Bits, Cell, LaneShape, Machine, ALL_LANES, LANES};
 
 /// Relative width of "within rounding" (see the module documentation).
 pub const REL_EPS: f64 = 1.0 / 16384.0;
@@ -195,21 +195,21 @@ pub fn precision_sensitive(exact: &[[f32; 4]], perturbed: &[[f32; 4]]) -> Vec<bo
 }
 
 /// The hazard bits (one per lane).
-pub const HAZARD: u8 = 0x0F;
+pub const HAZARD: Bits = ALL_LANES;
 
 /// The approximate bits (one per lane).
-pub const APPROX: u8 = 0xF0;
+pub const APPROX: Bits = ALL_LANES << LANES;
 
 /// The hazard bit of lane `l`.
 #[inline]
-pub fn hazard_bit(l: usize) -> u8 {
+pub fn hazard_bit(l: usize) -> Bits {
     1 << l
 }
 
 /// The approximate bit of lane `l`.
 #[inline]
-pub fn approx_bit(l: usize) -> u8 {
-    0x10 << l
+pub fn approx_bit(l: usize) -> Bits {
+    1 << (LANES + l)
 }
 
 /// `a` and `b` lie within rounding of each other.
@@ -350,28 +350,35 @@ pub fn texel_boundary(t: f64, approx: bool) -> bool {
     d < SUBTEXEL && (d > 0.0 || approx)
 }
 
-/// Under the precision rule's render ([`LaneShape::Perturbed`]: the lanes are one
-/// pixel under different transcendental perturbations), whether a decision's
-/// `outcome` (a step index, a bool, which operand a `min` chose) differs between the
-/// active lanes: the decision then depends on the device's precision. Always false
-/// under the other shapes.
+/// Under the precision rule's render ([`LaneShape::Perturbed`]: the lanes of a group
+/// are one pixel under different transcendental perturbations), the hazard bits of the
+/// groups where a decision's `outcome` (a step index, a bool, which operand a `min`
+/// chose) differs between the active lanes of the group: the decision then depends on
+/// the device's precision. Always 0 under the other shapes.
 #[inline]
-pub fn split(m: &Machine, outcome: [f64; 4]) -> bool {
+pub fn split(m: &Machine, outcome: &Cell) -> Bits {
     if !matches!(m.shape, LaneShape::Perturbed) {
-        return false;
+        return 0;
     }
-    let mut first: Option<f64> = None;
-    for (l, &o) in outcome.iter().enumerate() {
-        if m.active & (1 << l) == 0 {
-            continue;
-        }
-        match first {
-            None => first = Some(o),
-            Some(f) if f != o && !(f.is_nan() && o.is_nan()) => return true,
-            Some(_) => {}
+    let mut out = 0;
+    for (g, lanes) in outcome.chunks_exact(4).enumerate() {
+        let active = (m.active >> (4 * g)) & 0xF;
+        let mut first: Option<f64> = None;
+        for (l, &o) in lanes.iter().enumerate() {
+            if active & (1 << l) == 0 {
+                continue;
+            }
+            match first {
+                None => first = Some(o),
+                Some(f) if f != o && !(f.is_nan() && o.is_nan()) => {
+                    out |= 0xF << (4 * g);
+                    break;
+                }
+                Some(_) => {}
+            }
         }
     }
-    false
+    out
 }
 
 /// The flags of lane `l` of cell `a`: (hazard, approximate).
@@ -383,27 +390,23 @@ pub fn lane(m: &Machine, a: usize, l: usize) -> (bool, bool) {
 
 /// Sets the hazard bit of every lane whose value in `v` is NaN or infinite.
 #[inline]
-pub fn mark_non_finite(v: &[f64; 4], h: u8) -> u8 {
+pub fn mark_non_finite(v: &Cell, h: Bits) -> Bits {
+    // A branch-free test of the whole cell first: almost every value is finite.
+    if !v.iter().fold(false, |any, x| any | non_finite(*x)) {
+        return h;
+    }
     let mut h = h;
     for (l, x) in v.iter().enumerate() {
-        if non_finite(*x) {
-            h |= hazard_bit(l);
-        }
+        h |= Bits::from(non_finite(*x)) << l;
     }
     h
 }
 
-/// Spreads the hazard bits of a flag byte to all four lanes (a derivative mixes them).
+/// Spreads the hazard bits and the approximate bits of flags to all four lanes of
+/// their group (a derivative mixes the lanes of a quad, never of two quads).
 #[inline]
-pub fn across_lanes(h: u8) -> u8 {
-    let mut out = 0;
-    if h & HAZARD != 0 {
-        out |= HAZARD;
-    }
-    if h & APPROX != 0 {
-        out |= APPROX;
-    }
-    out
+pub fn across_lanes(h: Bits) -> Bits {
+    groups_of(h & HAZARD) | (groups_of((h & APPROX) >> LANES) << LANES)
 }
 
 #[cfg(test)]
@@ -496,7 +499,12 @@ mod tests {
         assert!(texel_boundary(100.0, true));
         assert!(!texel_boundary(100.5, true));
         assert!(power_of_two(0.25) && power_of_two(-8.0) && !power_of_two(3.0) && !power_of_two(0.0));
-        assert_eq!(mark_non_finite(&[1.0, f64::NAN, f64::INFINITY, 0.0], 0), 0b0110);
-        assert_eq!(across_lanes(0b0001_0100), 0xFF);
+        let mut v = [0.0; LANES];
+        v[1] = f64::NAN;
+        v[2] = f64::INFINITY;
+        v[LANES - 1] = f64::NEG_INFINITY;
+        assert_eq!(mark_non_finite(&v, 0), 0b0110 | 1 << (LANES - 1));
+        // Lane 2 hazardous, lane 4's approximate: each spreads within its own quad only.
+        assert_eq!(across_lanes(hazard_bit(2) | approx_bit(4)), 0xF | (0xF0 << LANES));
     }
 }

@@ -1,15 +1,25 @@
 //! The state a compiled program runs on: a flat memory of cells, each cell one scalar
-//! component for the four lanes of a quad (`[f64; 4]`), the lane masks of structured
-//! control flow, the bound textures, and the first run-time error.
+//! component for the [`LANES`] lanes of a batch of [`QUADS`] quads (`[f64; LANES]`,
+//! lane `4 q + l` is lane `l` of quad `q`), the lane masks of structured control flow
+//! (bitsets over all lanes), the bound textures, and the first run-time error of each
+//! quad.
+//!
+//! Lanes keep their meaning in groups of four: a group is one 2x2 fragment quad (or the
+//! four vertices, or one pixel under the four [`PERTURBATIONS`]); every operation that
+//! mixes lanes (derivatives, implicit levels of detail, [`super::hazard::split`]) mixes
+//! them within a group only, so every quad of a batch computes exactly what it would
+//! compute alone. A batch only amortises the dispatch of each compiled closure over
+//! [`QUADS`] quads.
 //!
 //! Values are stored canonically in `f64`: `float`/`half`/`fixed` values are exactly
 //! representable binary32 numbers, `int`/`uint` exact integers, `bool` 0 or 1, `double`
 //! itself, and a sampler is the index of its binding in [`Machine::textures`]. Every
 //! operation rounds its result back to its type (see [`super::ops`]).
 //!
-//! Alongside every cell the machine keeps one byte of **hazard flags** ([`Machine::hz`],
-//! see [`super::hazard`]): bits 0..4 say, per lane, that the value depends on something
-//! the GPU is free to do differently (a hazard); bits 4..8 that the value is *approximate*
+//! Alongside every cell the machine keeps one word of **hazard flags** ([`Machine::hz`],
+//! see [`super::hazard`]): bits `0..LANES` say, per lane, that the value depends on
+//! something the GPU is free to do differently (a hazard); bits `LANES..2 LANES` that the
+//! value is *approximate*
 //! (a GPU may round it differently, so a decision taken on it near its threshold is a
 //! hazard). Every operation ORs the flags of its operands into its result.
 //!
@@ -19,11 +29,53 @@
 use super::sample::BoundTexture;
 use grammar::Diagnostic;
 
-/// One scalar component, for lanes 0..4.
-pub type Cell = [f64; 4];
+/// Quads per batch: every compiled closure runs on this many quads at once.
+pub const QUADS: usize = 8;
 
-/// All four lanes.
-pub const ALL_LANES: u8 = 0b1111;
+/// Lanes per batch (four per quad).
+pub const LANES: usize = 4 * QUADS;
+
+/// One scalar component, for lanes `0..LANES`.
+pub type Cell = [f64; LANES];
+
+/// A set of lanes (bit `l` = lane `l`), or a cell's hazard flags (bits `0..LANES` hazard,
+/// `LANES..2 LANES` approximate).
+pub type Bits = u64;
+
+/// Every lane of the batch.
+pub const ALL_LANES: Bits = (1 << LANES) - 1;
+
+/// The lanes of quad `q`.
+#[inline]
+pub fn quad_lanes(q: usize) -> Bits {
+    0xF << (4 * q)
+}
+
+/// A cell holding `v` in every lane.
+#[inline]
+pub fn splat(v: f64) -> Cell {
+    [v; LANES]
+}
+
+/// The groups of four lanes (quads) with a bit of `b` (lanes only, `0..LANES`) set, as
+/// all four lanes of each such group.
+#[inline]
+pub fn groups_of(b: Bits) -> Bits {
+    let b = b & ALL_LANES;
+    let any = (b | (b >> 1) | (b >> 2) | (b >> 3)) & GROUP_FIRST;
+    any * 0xF
+}
+
+/// Lane 0 of every group.
+const GROUP_FIRST: Bits = {
+    let mut m = 0;
+    let mut q = 0;
+    while q < QUADS {
+        m |= 1 << (4 * q);
+        q += 1;
+    }
+    m
+};
 
 /// A compiled piece of program: an expression (writes its result cells) or a statement.
 pub type Code = Box<dyn Fn(&mut Machine) + Send + Sync>;
@@ -38,9 +90,9 @@ pub enum LaneShape {
     /// a framebuffer object) and -1 when it is row `y - 1` (the on-screen pass drawn with
     /// RetroArch's flipped vertices).
     Quad { ddy_sign: f64 },
-    /// The precision rule's render: the four lanes are one pixel under the four
-    /// transcendental perturbations of [`PERTURBATIONS`]; derivatives are 0, and a
-    /// decision whose outcome differs between the lanes is a hazard
+    /// The precision rule's render: the four lanes of each group are one pixel under the
+    /// four transcendental perturbations of [`PERTURBATIONS`]; derivatives are 0, and a
+    /// decision whose outcome differs between the lanes of a group is a hazard
     /// ([`super::hazard::split`]).
     Perturbed,
 }
@@ -53,41 +105,43 @@ pub const PERTURBATIONS: [f64; 4] = [0.0, 1.0, -1.0, 0.5];
 #[derive(Clone)]
 pub struct Machine {
     pub mem: Vec<Cell>,
-    /// Hazard flags of each cell: bit `l` = lane `l` carries a hazard, bit `4 + l` = lane
-    /// `l` is approximate (see [`super::hazard`]).
-    pub hz: Vec<u8>,
-    /// Lanes whose control flow at this point depends on a hazard (low nibble): every
-    /// write to a place marks these lanes of the written cells, executed or not.
-    pub ctl: u8,
+    /// Hazard flags of each cell: bit `l` = lane `l` carries a hazard, bit `LANES + l` =
+    /// lane `l` is approximate (see [`super::hazard`]).
+    pub hz: Vec<Bits>,
+    /// Lanes whose control flow at this point depends on a hazard: every write to a place
+    /// marks these lanes of the written cells, executed or not.
+    pub ctl: Bits,
     /// Lanes whose whole result depends on a hazard (they left a function, loop or the
     /// invocation on a hazardous decision).
-    pub sticky: u8,
+    pub sticky: Bits,
     /// Lanes executing the current statement.
-    pub active: u8,
+    pub active: Bits,
     /// Lanes that returned from the current function.
-    pub ret: u8,
+    pub ret: Bits,
     /// Lanes that left the innermost loop or switch.
-    pub brk: u8,
+    pub brk: Bits,
     /// Lanes that continue the innermost loop.
-    pub cont: u8,
+    pub cont: Bits,
     /// Lanes that discarded (for the rest of the invocation).
-    pub disc: u8,
+    pub disc: Bits,
     pub textures: Vec<BoundTexture>,
     pub shape: LaneShape,
     /// Loop iteration cap per loop execution.
     pub loop_cap: u64,
-    /// The first run-time error; the program stops writing once it is set.
-    pub error: Option<Diagnostic>,
+    /// The first run-time error of the lowest quad that met one, with that quad; a quad
+    /// stops (all its lanes discarded) at its error, the others run on.
+    pub error: Option<(usize, Diagnostic)>,
     /// Per lane, how far the library's transcendental functions lie from their
     /// correctly rounded values, in device error bounds ([`super::hazard`]'s precision
-    /// rule): all 0 except under [`LaneShape::Perturbed`].
-    pub perturbation: [f64; 4],
+    /// rule): all 0 except under [`LaneShape::Perturbed`] ([`PERTURBATIONS`] in each
+    /// group).
+    pub perturbation: Cell,
 }
 
 impl Machine {
     pub fn new(cells: usize) -> Machine {
         Machine {
-            mem: vec![[0.0; 4]; cells],
+            mem: vec![[0.0; LANES]; cells],
             hz: vec![0; cells],
             ctl: 0,
             sticky: 0,
@@ -100,19 +154,25 @@ impl Machine {
             shape: LaneShape::Vertices,
             loop_cap: 1 << 16,
             error: None,
-            perturbation: [0.0; 4],
+            perturbation: [0.0; LANES],
         }
     }
 
     /// Lanes not stopped by return, break, continue or discard.
     #[inline]
-    pub fn alive(&self) -> u8 {
+    pub fn alive(&self) -> Bits {
         !(self.ret | self.brk | self.cont | self.disc) & ALL_LANES
     }
 
     #[inline]
     pub fn get(&self, a: usize) -> Cell {
-        self.mem.get(a).copied().unwrap_or([0.0; 4])
+        self.mem.get(a).copied().unwrap_or([0.0; LANES])
+    }
+
+    /// Lane `l` of cell `a` (0 outside the memory).
+    #[inline]
+    pub fn at(&self, a: usize, l: usize) -> f64 {
+        self.mem.get(a).and_then(|c| c.get(l)).copied().unwrap_or(0.0)
     }
 
     #[inline]
@@ -124,12 +184,12 @@ impl Machine {
 
     /// The hazard flags of a cell (0 outside the memory).
     #[inline]
-    pub fn hz(&self, a: usize) -> u8 {
+    pub fn hz(&self, a: usize) -> Bits {
         self.hz.get(a).copied().unwrap_or(0)
     }
 
     #[inline]
-    pub fn set_hz(&mut self, a: usize, h: u8) {
+    pub fn set_hz(&mut self, a: usize, h: Bits) {
         if let Some(c) = self.hz.get_mut(a) {
             *c = h;
         }
@@ -137,7 +197,7 @@ impl Machine {
 
     /// Writes a value and its flags.
     #[inline]
-    pub fn put(&mut self, a: usize, v: Cell, h: u8) {
+    pub fn put(&mut self, a: usize, v: Cell, h: Bits) {
         self.set(a, v);
         self.set_hz(a, h);
     }
@@ -145,23 +205,23 @@ impl Machine {
     /// Writes the lanes of `mask` only, value and flags; the lanes of [`Machine::ctl`]
     /// get the hazard bit whether written or not (their control depended on a hazard).
     #[inline]
-    pub fn put_masked(&mut self, a: usize, v: Cell, h: u8, mask: u8) {
+    pub fn put_masked(&mut self, a: usize, v: Cell, h: Bits, mask: Bits) {
         self.set_masked(a, v, mask);
         if let Some(c) = self.hz.get_mut(a) {
-            let both = mask | (mask << 4);
+            let both = mask | (mask << LANES);
             *c = (*c & !both) | (h & both) | self.ctl;
         }
     }
 
     /// Writes the lanes of `mask` only.
     #[inline]
-    pub fn set_masked(&mut self, a: usize, v: Cell, mask: u8) {
+    pub fn set_masked(&mut self, a: usize, v: Cell, mask: Bits) {
         if let Some(c) = self.mem.get_mut(a) {
-            if mask == ALL_LANES {
+            if mask & ALL_LANES == ALL_LANES {
                 *c = v;
-            } else {
+            } else if mask != 0 {
                 for (l, (dst, src)) in c.iter_mut().zip(v).enumerate() {
-                    if mask & (1 << l) != 0 {
+                    if (mask >> l) & 1 != 0 {
                         *dst = src;
                     }
                 }
@@ -171,24 +231,22 @@ impl Machine {
 
     /// Lanes whose cell is non-zero (a bool condition), within `ALL_LANES`.
     #[inline]
-    pub fn truth(&self, a: usize) -> u8 {
+    pub fn truth(&self, a: usize) -> Bits {
         let c = self.get(a);
         let mut m = 0;
         for (l, v) in c.iter().enumerate() {
-            if *v != 0.0 {
-                m |= 1 << l;
-            }
+            m |= Bits::from(*v != 0.0) << l;
         }
         m
     }
 
-    /// Records the first error and stops every lane.
-    pub fn fail(&mut self, d: Diagnostic) {
-        if self.error.is_none() {
-            self.error = Some(d);
+    /// Records quad `q`'s error (the lowest quad's is kept) and stops every lane of it.
+    pub fn fail(&mut self, q: usize, d: Diagnostic) {
+        if self.error.as_ref().is_none_or(|(e, _)| q < *e) {
+            self.error = Some((q, d));
         }
-        self.disc = ALL_LANES;
-        self.active = 0;
+        self.disc |= quad_lanes(q);
+        self.active &= !quad_lanes(q);
     }
 
     /// Clears the control masks for a new invocation.
@@ -200,5 +258,43 @@ impl Machine {
         self.disc = 0;
         self.ctl = 0;
         self.sticky = 0;
+    }
+}
+
+/// [`PERTURBATIONS`] repeated in every group of four lanes.
+pub fn perturbed_lanes() -> Cell {
+    std::array::from_fn(|l| PERTURBATIONS[l % 4])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quad_that_fails_stops_alone_and_the_lowest_quad_reports() {
+        let mut m = Machine::new(1);
+        let d = |s: &str| Diagnostic::error("E0804", s.to_owned());
+        m.fail(3, d("three"));
+        assert_eq!(m.disc, quad_lanes(3));
+        assert_eq!(m.active, ALL_LANES & !quad_lanes(3));
+        m.fail(1, d("one"));
+        m.fail(5, d("five"));
+        assert_eq!(m.error.as_ref().map(|(q, e)| (*q, e.message.clone())), Some((1, "one".to_owned())));
+        assert_eq!(m.alive(), ALL_LANES & !(quad_lanes(1) | quad_lanes(3) | quad_lanes(5)));
+    }
+
+    #[test]
+    fn groups_and_lanes() {
+        assert_eq!(groups_of(0b0100), 0xF);
+        assert_eq!(groups_of(1 << 5 | 1 << (LANES - 1)), quad_lanes(1) | quad_lanes(QUADS - 1));
+        assert_eq!(groups_of(ALL_LANES), ALL_LANES);
+        let p = perturbed_lanes();
+        assert_eq!(p[4..8], PERTURBATIONS);
+        let mut m = Machine::new(2);
+        m.set_masked(1, splat(2.0), quad_lanes(2));
+        assert_eq!(m.truth(1), quad_lanes(2));
+        assert_eq!(m.at(1, 9), 2.0);
+        assert_eq!(m.at(1, 0), 0.0);
+        assert_eq!(m.at(7, 0), 0.0);
     }
 }

@@ -8,7 +8,8 @@
 //! attributes) itself from the runtime sheet ([`bind`]): it must never call or share the
 //! translator's porting rules, or a broken rule would break both sides alike.
 //!
-//! - [`compile`]: IR to closures over a [`machine::Machine`] (4 lanes = one 2x2 quad).
+//! - [`compile`]: IR to closures over a [`machine::Machine`] (4 lanes = one 2x2 quad,
+//!   a batch of [`machine::QUADS`] quads per closure call).
 //! - [`ops`]: scalar semantics of operators and conversions.
 //! - [`hazard`]: the rules that mark what a GPU may compute differently.
 //! - [`image`], [`sample`]: RGBA f32 images, storage formats, mip chains, sampling.

@@ -5,7 +5,9 @@
 //! at pixel centres (affine for `w = 1`), and the fragment program runs on 2x2 quads so
 //! that derivatives and implicit levels of detail behave as on a GPU (helper lanes
 //! outside the target run but are not stored). Uncovered and discarded pixels keep the
-//! clear colour, transparent black.
+//! clear colour, transparent black. The covered quads of a quad row run in batches of
+//! [`QUADS`] (the last batch padded with copies of its last quad, never stored); the
+//! vertex stage runs its four vertices in every quad of a batch.
 //!
 //! The output is the raw fragment colour in `f32`; the caller applies the render
 //! target's storage format. Alongside it, one hazard flag per pixel
@@ -24,7 +26,7 @@ use super::compile::{compile, Compiled};
 use super::hazard::{self, approx_bit, APPROX, HAZARD};
 use super::image::RgbaF32Image;
 use super::inputs::PassInputs;
-use super::machine::{Cell, LaneShape, Machine, PERTURBATIONS};
+use super::machine::{perturbed_lanes, splat, Bits, Cell, LaneShape, Machine, LANES, QUADS};
 use crate::codes;
 use grammar::Diagnostic;
 use rayon::prelude::*;
@@ -133,7 +135,7 @@ struct Plan {
     position: Vec<usize>,
     varyings_out: Vec<(Vec<usize>, VaryingKey)>,
     color: Vec<usize>,
-    snapshot: Vec<(usize, Cell, u8)>,
+    snapshot: Vec<(usize, Cell, Bits)>,
 }
 
 fn warn(warnings: &mut Vec<Diagnostic>, d: Diagnostic) {
@@ -151,19 +153,19 @@ fn prepare(c: &Compiled, stage: Stage, inp: &PassInputs, warnings: &mut Vec<Diag
         match bind(leaf, stage, inp) {
             Binding::Uniform(vals) => {
                 for (cell, v) in leaf.cells.iter().zip(vals) {
-                    m.set(*cell, [v; 4]);
+                    m.set(*cell, splat(v));
                 }
             }
             Binding::Sampler(t) => {
                 let i = m.textures.len();
                 m.textures.push(t);
                 for &cell in &leaf.cells {
-                    m.set(cell, [i as f64; 4]);
+                    m.set(cell, splat(i as f64));
                 }
             }
             Binding::UnboundSampler => {
                 for &cell in &leaf.cells {
-                    m.set(cell, [0.0; 4]);
+                    m.set(cell, splat(0.0));
                 }
                 warn(
                     warnings,
@@ -214,7 +216,9 @@ fn restore(m: &mut Machine, plan: &Plan) {
     }
 }
 
-fn run(c: &Compiled, m: &mut Machine) -> Result<(), Diagnostic> {
+/// Runs one invocation of every quad of the batch; the error of the lowest quad that met
+/// one, with that quad.
+fn run(c: &Compiled, m: &mut Machine) -> Result<(), (usize, Diagnostic)> {
     (c.per_invocation)(m);
     (c.entry)(m);
     match m.error.take() {
@@ -223,10 +227,13 @@ fn run(c: &Compiled, m: &mut Machine) -> Result<(), Diagnostic> {
     }
 }
 
-/// Vertex outputs: per lane clip position, per varying per component per lane.
+/// One value at each of the four vertices.
+type Corners = [f64; 4];
+
+/// Vertex outputs: per vertex clip position, per varying per component per vertex.
 struct Vertices {
     clip: [[f64; 4]; 4],
-    varyings: Vec<(VaryingKey, Vec<Cell>)>,
+    varyings: Vec<(VaryingKey, Vec<Corners>)>,
     /// Per varying: some vertex's value carries a hazard.
     varying_hazard: Vec<bool>,
     /// Some vertex position carries a hazard.
@@ -250,11 +257,12 @@ fn run_vertices(c: &Compiled, inp: &PassInputs, warnings: &mut Vec<Diagnostic>) 
                 Attribute::Color => [1.0; 4],
             };
         }
+        // Every quad of the batch runs the same four vertices.
         for (k, &cell) in cells.iter().enumerate().take(4) {
-            m.set(cell, [vals[0][k], vals[1][k], vals[2][k], vals[3][k]]);
+            m.set(cell, std::array::from_fn(|l| vals[l % 4][k]));
         }
     }
-    run(c, &mut m).map_err(|e| vec![e])?;
+    run(c, &mut m).map_err(|(_, e)| vec![e])?;
     let mut clip = [[0.0, 0.0, 0.0, 1.0]; 4];
     for (k, &cell) in plan.position.iter().enumerate().take(4) {
         let v = m.get(cell);
@@ -265,9 +273,14 @@ fn run_vertices(c: &Compiled, inp: &PassInputs, warnings: &mut Vec<Diagnostic>) 
     if plan.position.is_empty() {
         return Err(vec![Diagnostic::error(codes::E_REF_INPUT, "the vertex program writes no POSITION")]);
     }
+    let corners = |a: usize| -> Corners {
+        let v = m.get(a);
+        [v[0], v[1], v[2], v[3]]
+    };
     let varyings =
-        plan.varyings_out.iter().map(|(cells, k)| (k.clone(), cells.iter().map(|&a| m.get(a)).collect())).collect();
-    let hazardous = |cells: &[usize]| m.sticky != 0 || cells.iter().any(|&a| m.hz(a) & HAZARD != 0);
+        plan.varyings_out.iter().map(|(cells, k)| (k.clone(), cells.iter().map(|&a| corners(a)).collect())).collect();
+    // Quad 0's lanes (every quad ran the same vertices).
+    let hazardous = |cells: &[usize]| m.sticky & 0xF != 0 || cells.iter().any(|&a| m.hz(a) & HAZARD & 0xF != 0);
     let varying_hazard = plan.varyings_out.iter().map(|(cells, _)| hazardous(cells)).collect();
     let position_hazard = hazardous(&plan.position);
     Ok(Vertices { clip, varyings, varying_hazard, position_hazard })
@@ -349,17 +362,17 @@ fn weights(s: &[[f64; 3]; 4], x: f64, y: f64) -> Weights {
 
 /// A fragment input: its cells, the vertex values feeding it, how each component
 /// interpolates.
-type Feed = (Vec<usize>, Option<Vec<Cell>>, Vec<Interp>);
+type Feed = (Vec<usize>, Option<Vec<Corners>>, Vec<Interp>);
 
 /// How a varying component interpolates (the hazard bits it carries from the vertices).
 #[derive(Clone, Copy)]
 enum Interp {
     /// Equal at every vertex: exact.
-    Exact(u8),
+    Exact(Bits),
     /// Short dyadic vertex values: exact where [`exact_interpolation`] says so.
-    Dyadic(u8),
+    Dyadic(Bits),
     /// Approximate.
-    Approx(u8),
+    Approx(Bits),
 }
 
 /// A multiple of 2^-16 below 2^16 in magnitude: products and sums of a few are exact
@@ -405,6 +418,192 @@ fn lane_colour(col: &[Cell], l: usize) -> [f32; 4] {
     px
 }
 
+/// One quad to run: its position and, per lane, the pixel centre, the weights of the
+/// vertices there, and coverage.
+#[derive(Clone, Copy)]
+struct QuadAt {
+    qx: u32,
+    covered: [bool; 4],
+    ws: [[f64; 4]; 4],
+    exact_weights: [[bool; 4]; 4],
+    pos: [[f64; 2]; 4],
+}
+
+/// What every quad of a pass shares.
+struct Fragments<'a> {
+    c: &'a Compiled,
+    plan: &'a Plan,
+    feeds: &'a [Feed],
+    verts: &'a Vertices,
+    scr: &'a [[f64; 3]; 4],
+    inp: &'a PassInputs,
+    /// Pixels per quad side: 2, or 1 under the precision rule (one pixel per quad).
+    quad: u32,
+}
+
+impl Fragments<'_> {
+    /// Pixel of lane `l` of the quad at `(qx, qy)`.
+    fn lane_pixel(&self, qx: u32, qy: u32, l: usize) -> (u32, u32) {
+        if self.quad == 1 {
+            (qx, qy)
+        } else {
+            (qx + (l as u32 & 1), qy + (l as u32 >> 1))
+        }
+    }
+
+    /// The quad at `(qx, qy)`, `None` when no lane of it is covered (it never runs).
+    fn quad_at(&self, qx: u32, qy: u32) -> Option<QuadAt> {
+        let mut q =
+            QuadAt { qx, covered: [false; 4], ws: [[0.0; 4]; 4], exact_weights: [[false; 4]; 4], pos: [[0.0; 2]; 4] };
+        for l in 0..4 {
+            let (x, y) = self.lane_pixel(qx, qy, l);
+            let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
+            let at = weights(self.scr, px, py);
+            q.ws[l] = at.w;
+            q.exact_weights[l] = at.exact;
+            q.covered[l] = at.inside;
+            q.pos[l] = [px, py];
+        }
+        q.covered.iter().any(|&c| c).then_some(q)
+    }
+
+    /// Writes the interpolated varyings and `WPOS` of a batch of quads (`batch[g]` in
+    /// lanes `4 g..4 g + 4`).
+    fn write_inputs(&self, m: &mut Machine, batch: &[QuadAt; QUADS]) {
+        for (cells, src, flags) in self.feeds {
+            for (k, &cell) in cells.iter().enumerate() {
+                let mut out = [0.0; LANES];
+                let mut exact_lanes: Bits = 0;
+                // Which lanes interpolate exactly matters for dyadic components only.
+                let dyadic = matches!(flags.get(k), Some(Interp::Dyadic(_)));
+                let vals = src.as_ref().and_then(|s| s.get(k));
+                if let Some(vals) = vals {
+                    for (i, q) in batch.iter().enumerate() {
+                        for l in 0..4 {
+                            let w = q.ws[l];
+                            let v = w[0] * vals[0] + w[1] * vals[1] + w[2] * vals[2] + w[3] * vals[3];
+                            if dyadic && exact_interpolation(&w, &q.exact_weights[l], vals) {
+                                exact_lanes |= 1 << (4 * i + l);
+                            }
+                            out[4 * i + l] = v as f32 as f64;
+                        }
+                    }
+                }
+                let h = match flags.get(k) {
+                    Some(Interp::Exact(h)) => *h,
+                    Some(Interp::Dyadic(h)) => *h | (APPROX & !(exact_lanes << LANES)),
+                    Some(Interp::Approx(h)) => *h | APPROX,
+                    None => APPROX,
+                };
+                // Under the precision rule an interpolated value moves by an ulp of the
+                // vertex values feeding it.
+                if let Some(vals) = vals.filter(|_| m.perturbation != [0.0; LANES]) {
+                    for (i, q) in batch.iter().enumerate() {
+                        for l in 0..4 {
+                            let gl = 4 * i + l;
+                            if h & approx_bit(gl) != 0 {
+                                let scale =
+                                    (0..4).filter(|&j| q.ws[l][j] != 0.0).map(|j| vals[j].abs()).fold(0.0, f64::max);
+                                out[gl] = hazard::nudge_interpolated(out[gl], m.perturbation[gl], scale);
+                            }
+                        }
+                    }
+                }
+                m.put(cell, out, h);
+            }
+        }
+        let fh = f64::from(self.inp.output_size.1);
+        for cells in &self.plan.frag_coord {
+            let mut v = [[0.0; LANES]; 4];
+            for (i, q) in batch.iter().enumerate() {
+                for l in 0..4 {
+                    let gl = 4 * i + l;
+                    let gl_y = if self.inp.flipped { fh - q.pos[l][1] } else { q.pos[l][1] };
+                    let w = q.ws[l];
+                    let clip = &self.verts.clip;
+                    let z: f64 = (0..4).map(|j| w[j] * (clip[j][2] / clip[j][3] * 0.5 + 0.5)).sum();
+                    let iw: f64 = (0..4).map(|j| w[j] * self.scr[j][2]).sum();
+                    let at = [q.pos[l][0], gl_y, z, iw];
+                    for (vk, a) in v.iter_mut().zip(at) {
+                        vk[gl] = a;
+                    }
+                }
+            }
+            for (k, &cell) in cells.iter().enumerate().take(4) {
+                let flags = if k < 2 { 0 } else { APPROX };
+                m.put(cell, v[k].map(|x| x as f32 as f64), flags);
+            }
+        }
+    }
+
+    /// Stores the outputs of the first `real` quads of a batch into `row`.
+    fn store(&self, m: &Machine, batch: &[QuadAt; QUADS], real: usize, qy: u32, row: &mut QuadRow) {
+        let (width, height) = self.inp.output_size;
+        // The COLOR cells (at most four are read).
+        let mut colour = [[0.0f64; LANES]; 4];
+        for (c, &a) in colour.iter_mut().zip(&self.plan.color) {
+            *c = m.get(a);
+        }
+        let col = &colour[..self.plan.color.len().min(4)];
+        let col_hazard = self.plan.color.iter().fold(m.sticky, |h, &a| h | m.hz(a)) & HAZARD;
+        for (i, q) in batch.iter().enumerate().take(real) {
+            let base = 4 * i;
+            if self.quad == 1 {
+                // One pixel: its lanes' hazards are one, and its perturbed colours are
+                // kept for the driver to compare as stored.
+                let at = q.qx as usize;
+                if let Some(h) = row.hazard.get_mut(at) {
+                    *h |= (col_hazard >> base) & 0xF != 0;
+                }
+                if let Some(p) = row.perturbed.get_mut(at) {
+                    for (k, lane) in p.iter_mut().enumerate() {
+                        if m.disc & (1 << (base + k + 1)) == 0 {
+                            *lane = lane_colour(col, base + k + 1);
+                        }
+                    }
+                }
+            }
+            for (l, &inside) in q.covered.iter().enumerate() {
+                let (x, y) = self.lane_pixel(q.qx, qy, l);
+                if x >= width || y >= height || !inside || (self.quad == 1 && l > 0) {
+                    continue;
+                }
+                let at = (y - qy) as usize * width as usize + x as usize;
+                if let Some(h) = row.hazard.get_mut(at) {
+                    *h |= col_hazard & (1 << (base + l)) != 0;
+                }
+                if m.disc & (1 << (base + l)) != 0 {
+                    continue;
+                }
+                if let Some(p) = row.pixels.get_mut(at) {
+                    *p = lane_colour(col, base + l);
+                }
+            }
+        }
+    }
+
+    /// Renders the quad row at `qy` on `m`: its covered quads in batches of [`QUADS`].
+    fn row(&self, m: &mut Machine, qy: u32) -> Result<QuadRow, Diagnostic> {
+        let (width, height) = self.inp.output_size;
+        let mut row = QuadRow::new(qy, self.quad, width, height, self.verts.position_hazard, self.inp.precision);
+        let quads: Vec<QuadAt> = (0..width).step_by(self.quad as usize).filter_map(|qx| self.quad_at(qx, qy)).collect();
+        for chunk in quads.chunks(QUADS) {
+            let Some(&last) = chunk.last() else { continue };
+            // The tail batch is padded with copies of its last quad: they compute what it
+            // computes, and are neither stored nor reported.
+            let batch: [QuadAt; QUADS] = std::array::from_fn(|i| chunk.get(i).copied().unwrap_or(last));
+            restore(m, self.plan);
+            self.write_inputs(m, &batch);
+            match run(self.c, m) {
+                Err((q, e)) if q < chunk.len() => return Err(e),
+                _ => {}
+            }
+            self.store(m, &batch, chunk.len(), qy, &mut row);
+        }
+        Ok(row)
+    }
+}
+
 /// Renders one pass into an image of `inputs.output_size` (raw fragment colours), its
 /// quad rows in parallel.
 pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec<Diagnostic>> {
@@ -427,19 +626,40 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
     // Under the precision rule each "quad" is one pixel, its lanes perturbed apart.
     let quad = if inp.precision {
         m.shape = LaneShape::Perturbed;
-        m.perturbation = PERTURBATIONS;
+        m.perturbation = perturbed_lanes();
         1
     } else {
         2
     };
-    let lane_pixel = move |qx: u32, qy: u32, l: usize| {
-        if quad == 1 {
-            (qx, qy)
-        } else {
-            (qx + (l as u32 & 1), qy + (l as u32 >> 1))
+    let feeds = feeds(&plan, &verts, &mut warnings);
+    let frags = Fragments { c, plan: &plan, feeds: &feeds, verts: &verts, scr: &scr, inp, quad };
+    // Quad rows are independent (every invocation starts from the restored snapshot), so
+    // they run in parallel, each worker on its own copy of the machine (a copy per row
+    // would cost more than the row: a machine holds every cell for a whole batch); the
+    // first error in row order is the one a row-major loop meets first.
+    let quad_rows: Vec<u32> = (0..height).step_by(quad as usize).collect();
+    let rows = quad_rows
+        .par_iter()
+        .map_init(|| m.clone(), |m, &qy| frags.row(m, qy))
+        .collect::<Vec<Result<QuadRow, Diagnostic>>>();
+    let mut image = RgbaF32Image::transparent(width, height);
+    let mut hazard = Vec::with_capacity(width as usize * height as usize);
+    image.pixels.clear();
+    let mut perturbed = if inp.precision { vec![RgbaF32Image::transparent(width, height); 3] } else { Vec::new() };
+    perturbed.iter_mut().for_each(|p| p.pixels.clear());
+    for row in rows {
+        let row = row.map_err(|e| vec![e])?;
+        image.pixels.extend(row.pixels);
+        hazard.extend(row.hazard);
+        for (k, p) in perturbed.iter_mut().enumerate() {
+            p.pixels.extend(row.perturbed.iter().map(|lanes| lanes[k]));
         }
-    };
-    // Each fragment input: its cells and the vertex values feeding it.
+    }
+    Ok(Rendered { image, hazard, warnings, perturbed })
+}
+
+/// Each fragment input: its cells, the vertex values feeding it, how it interpolates.
+fn feeds(plan: &Plan, verts: &Vertices, warnings: &mut Vec<Diagnostic>) -> Vec<Feed> {
     let mut feeds: Vec<Feed> = Vec::new();
     for (cells, key) in &plan.varyings_in {
         let found = verts.varyings.iter().position(|(k, _)| k == key);
@@ -459,7 +679,7 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
             .collect();
         if src.is_none() {
             warn(
-                &mut warnings,
+                warnings,
                 Diagnostic::warning(
                     codes::W_REF_UNFED_VARYING,
                     format!("fragment input {}{} is written by no vertex output; it reads 0", key.0, key.1),
@@ -468,140 +688,5 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
         }
         feeds.push((cells.clone(), src, flags));
     }
-    let fh = f64::from(height);
-    // Quad rows are independent (every invocation starts from the restored snapshot), so
-    // they run in parallel, each on its own copy of the machine; the first error in row
-    // order is the one a row-major loop meets first.
-    let quad_rows: Vec<u32> = (0..height).step_by(quad as usize).collect();
-    let rows = quad_rows
-        .par_iter()
-        .map(|&qy| {
-            let mut m = m.clone();
-            let mut row = QuadRow::new(qy, quad, width, height, verts.position_hazard, inp.precision);
-            for qx in (0..width).step_by(quad as usize) {
-                let mut covered = [false; 4];
-                let mut ws = [[0.0; 4]; 4];
-                let mut exact_weights = [[false; 4]; 4];
-                let mut pos = [[0.0; 2]; 4];
-                for l in 0..4 {
-                    let (x, y) = lane_pixel(qx, qy, l);
-                    let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
-                    let at = weights(&scr, px, py);
-                    ws[l] = at.w;
-                    exact_weights[l] = at.exact;
-                    covered[l] = at.inside;
-                    pos[l] = [px, py];
-                }
-                if !covered.iter().any(|&c| c) {
-                    continue;
-                }
-                restore(&mut m, &plan);
-                for (cells, src, flags) in &feeds {
-                    for (k, &cell) in cells.iter().enumerate() {
-                        let mut out = [0.0; 4];
-                        let mut exact_lanes = 0u8;
-                        // Which lanes interpolate exactly matters for dyadic components only.
-                        let dyadic = matches!(flags.get(k), Some(Interp::Dyadic(_)));
-                        if let Some(vals) = src.as_ref().and_then(|s| s.get(k)) {
-                            for l in 0..4 {
-                                let w = ws[l];
-                                let v = w[0] * vals[0] + w[1] * vals[1] + w[2] * vals[2] + w[3] * vals[3];
-                                if dyadic && exact_interpolation(&w, &exact_weights[l], vals) {
-                                    exact_lanes |= 1 << l;
-                                }
-                                out[l] = v as f32 as f64;
-                            }
-                        }
-                        let h = match flags.get(k) {
-                            Some(Interp::Exact(h)) => *h,
-                            Some(Interp::Dyadic(h)) => *h | (APPROX & !(exact_lanes << 4)),
-                            Some(Interp::Approx(h)) => *h | APPROX,
-                            None => APPROX,
-                        };
-                        // Under the precision rule an interpolated value moves by an ulp
-                        // of the vertex values feeding it.
-                        let vals = src.as_ref().and_then(|s| s.get(k)).filter(|_| m.perturbation != [0.0; 4]);
-                        if let Some(vals) = vals {
-                            for (l, o) in out.iter_mut().enumerate() {
-                                if h & approx_bit(l) != 0 {
-                                    let scale =
-                                        (0..4).filter(|&i| ws[l][i] != 0.0).map(|i| vals[i].abs()).fold(0.0, f64::max);
-                                    *o = hazard::nudge_interpolated(*o, m.perturbation[l], scale);
-                                }
-                            }
-                        }
-                        m.put(cell, out, h);
-                    }
-                }
-                for cells in &plan.frag_coord {
-                    let mut v = [[0.0; 4]; 4];
-                    for l in 0..4 {
-                        let gl_y = if inp.flipped { fh - pos[l][1] } else { pos[l][1] };
-                        let w = ws[l];
-                        let z: f64 = (0..4).map(|i| w[i] * (verts.clip[i][2] / verts.clip[i][3] * 0.5 + 0.5)).sum();
-                        let iw: f64 = (0..4).map(|i| w[i] * scr[i][2]).sum();
-                        v[l] = [pos[l][0], gl_y, z, iw];
-                    }
-                    for (k, &cell) in cells.iter().enumerate().take(4) {
-                        let flags = if k < 2 { 0 } else { APPROX };
-                        m.put(cell, [v[0][k], v[1][k], v[2][k], v[3][k]].map(|x| x as f32 as f64), flags);
-                    }
-                }
-                run(c, &mut m)?;
-                // The COLOR cells (at most four are read).
-                let mut colour = [[0.0f64; 4]; 4];
-                for (c, &a) in colour.iter_mut().zip(&plan.color) {
-                    *c = m.get(a);
-                }
-                let col = &colour[..plan.color.len().min(4)];
-                let col_hazard = plan.color.iter().fold(m.sticky, |h, &a| h | m.hz(a)) & HAZARD;
-                if quad == 1 {
-                    // One pixel: its lanes' hazards are one, and its perturbed colours
-                    // are kept for the driver to compare as stored.
-                    let at = qx as usize;
-                    if let Some(h) = row.hazard.get_mut(at) {
-                        *h |= col_hazard != 0;
-                    }
-                    if let Some(p) = row.perturbed.get_mut(at) {
-                        for (k, lane) in p.iter_mut().enumerate() {
-                            if m.disc & (1 << (k + 1)) == 0 {
-                                *lane = lane_colour(col, k + 1);
-                            }
-                        }
-                    }
-                }
-                for (l, &inside) in covered.iter().enumerate() {
-                    let (x, y) = lane_pixel(qx, qy, l);
-                    if x >= width || y >= height || !inside || (quad == 1 && l > 0) {
-                        continue;
-                    }
-                    let at = (y - qy) as usize * width as usize + x as usize;
-                    if let Some(h) = row.hazard.get_mut(at) {
-                        *h |= col_hazard & (1 << l) != 0;
-                    }
-                    if m.disc & (1 << l) != 0 {
-                        continue;
-                    }
-                    if let Some(p) = row.pixels.get_mut(at) {
-                        *p = lane_colour(col, l);
-                    }
-                }
-            }
-            Ok(row)
-        })
-        .collect::<Vec<Result<QuadRow, Diagnostic>>>();
-    let mut image = RgbaF32Image::transparent(width, height);
-    let mut hazard = Vec::with_capacity(width as usize * height as usize);
-    image.pixels.clear();
-    let mut perturbed = if inp.precision { vec![RgbaF32Image::transparent(width, height); 3] } else { Vec::new() };
-    perturbed.iter_mut().for_each(|p| p.pixels.clear());
-    for row in rows {
-        let row = row.map_err(|e| vec![e])?;
-        image.pixels.extend(row.pixels);
-        hazard.extend(row.hazard);
-        for (k, p) in perturbed.iter_mut().enumerate() {
-            p.pixels.extend(row.perturbed.iter().map(|lanes| lanes[k]));
-        }
-    }
-    Ok(Rendered { image, hazard, warnings, perturbed })
+    feeds
 }

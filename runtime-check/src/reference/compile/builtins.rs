@@ -10,7 +10,7 @@
 use super::expr::{place, value, write_code, Place};
 use super::{chain, texture, Compiler, Frame};
 use crate::reference::hazard::{self, across_lanes, approx_bit, hazard_bit, HAZARD};
-use crate::reference::machine::{Code, LaneShape, Machine};
+use crate::reference::machine::{Bits, Cell, Code, LaneShape, Machine, LANES};
 use crate::reference::ops::{self, as_i32, as_u32, kind, Kind};
 use grammar::Span;
 use translator::ir::{Builtin as B, Expr, Handle, Type};
@@ -40,7 +40,7 @@ pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
     Box::new(move |m: &mut Machine| {
         for &(d, a) in &idx {
             let cells = [m.get(a[0]), m.get(a[1]), m.get(a[2]), m.get(a[3])];
-            let mut o = [0.0; 4];
+            let mut o = [0.0; LANES];
             for (l, ol) in o.iter_mut().enumerate() {
                 *ol = f([cells[0][l], cells[1][l], cells[2][l], cells[3][l]]);
             }
@@ -64,7 +64,7 @@ where
         let p = m.perturbation;
         for &(d, a) in &idx {
             let cells = [m.get(a[0]), m.get(a[1]), m.get(a[2]), m.get(a[3])];
-            let mut o = [0.0; 4];
+            let mut o = [0.0; LANES];
             for (l, ol) in o.iter_mut().enumerate() {
                 let x = [cells[0][l], cells[1][l], cells[2][l], cells[3][l]];
                 let y = f(x);
@@ -86,22 +86,22 @@ pub(crate) fn lanewise<F: Fn(&LaneBuf, &mut [f64; 16]) + Send + Sync + 'static>(
     let args: Vec<Vec<usize>> = args.iter().take(4).map(|a| a.iter().take(16).copied().collect()).collect();
     let dst: Vec<usize> = dst.iter().take(16).copied().collect();
     Box::new(move |m: &mut Machine| {
-        let mut outs = [[0.0f64; 4]; 16];
-        for l in 0..4 {
-            let mut buf: LaneBuf = [[0.0; 16]; 4];
+        // Components past an argument's length read 0 in every lane (never written);
+        // the result cells are fresh, never an argument's, so each lane writes its own.
+        let mut buf: LaneBuf = [[0.0; 16]; 4];
+        for l in 0..LANES {
             for (k, arg) in args.iter().enumerate() {
                 for (i, &a) in arg.iter().enumerate() {
-                    buf[k][i] = m.get(a)[l];
+                    buf[k][i] = m.at(a, l);
                 }
             }
             let mut out = [0.0; 16];
             f(&buf, &mut out);
-            for (i, o) in outs.iter_mut().enumerate().take(dst.len()) {
-                o[l] = out[i];
+            for (&d, &o) in dst.iter().zip(&out) {
+                if let Some(c) = m.mem.get_mut(d) {
+                    c[l] = o;
+                }
             }
-        }
-        for (i, &d) in dst.iter().enumerate() {
-            m.set(d, outs[i]);
         }
     })
 }
@@ -714,23 +714,19 @@ fn library<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
         B::Clip => {
             let a = locs.first().cloned().unwrap_or_default();
             Some(Box::new(move |m: &mut Machine| {
-                let mut kill = 0u8;
-                let mut hazard = 0u8;
+                let mut kill: Bits = 0;
+                let mut hazard: Bits = 0;
                 for &x in &a {
                     let v = m.get(x);
                     let h = m.hz(x);
                     hazard |= h & HAZARD;
                     for (l, x) in v.iter().enumerate() {
-                        if *x < 0.0 {
-                            kill |= 1 << l;
-                        }
+                        kill |= Bits::from(*x < 0.0) << l;
                         if hazard::decision(*x, 0.0, h & approx_bit(l) != 0, false) {
                             hazard |= hazard_bit(l);
                         }
                     }
-                    if hazard::split(m, v.map(|x| f64::from(u8::from(x < 0.0)))) {
-                        hazard |= HAZARD;
-                    }
+                    hazard |= hazard::split(m, &v.map(|x| f64::from(u8::from(x < 0.0))));
                 }
                 // Discarding on a hazardous value makes the whole lane hazardous.
                 m.sticky |= hazard & m.active;
@@ -748,7 +744,7 @@ fn library<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
 fn nudge_approximate(dst: Vec<usize>) -> Code {
     Box::new(move |m: &mut Machine| {
         let p = m.perturbation;
-        if p == [0.0; 4] {
+        if p == [0.0; LANES] {
             return;
         }
         for &d in &dst {
@@ -780,16 +776,16 @@ fn saturate(a: [f64; 4]) -> f64 {
     }
 }
 
-/// Fine derivatives across the 2x2 quad (0 in the vertex stage). Hazard: the result
-/// mixes the lanes (their flags spread to all four), and a lane whose coarse derivative
-/// (row 0's `ddx`, column 0's `ddy`, which a GPU may use instead) differs from the fine
-/// one beyond rounding is hazardous.
+/// Fine derivatives across each 2x2 quad of the batch (0 in the vertex stage). Hazard:
+/// the result mixes the lanes of a quad (their flags spread to its four lanes), and a
+/// lane whose coarse derivative (row 0's `ddx`, column 0's `ddy`, which a GPU may use
+/// instead) differs from the fine one beyond rounding is hazardous.
 fn derivative<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(b: B, src: Vec<usize>, dst: Vec<usize>, r: R) -> Code {
     Box::new(move |m: &mut Machine| {
         let sign = match m.shape {
             LaneShape::Vertices | LaneShape::Perturbed => {
                 for &d in &dst {
-                    m.put(d, [0.0; 4], 0);
+                    m.put(d, [0.0; LANES], 0);
                 }
                 return;
             }
@@ -797,23 +793,15 @@ fn derivative<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(b: B, src: Vec<u
         };
         for (&s, &d) in src.iter().zip(&dst) {
             let v = m.get(s);
-            let dx = [r(v[1] - v[0]), r(v[1] - v[0]), r(v[3] - v[2]), r(v[3] - v[2])];
-            let dy = [r(v[2] - v[0]), r(v[3] - v[1]), r(v[2] - v[0]), r(v[3] - v[1])].map(|x| x * sign);
-            let (cx, cy) = (dx[0], dy[0]);
-            let coarse_x = [cx; 4];
-            let coarse_y = [cy; 4];
-            let out = match b {
-                B::Ddx => dx,
-                B::Ddy => dy,
-                _ => [0, 1, 2, 3].map(|l| r(dx[l].abs() + dy[l].abs())),
-            };
-            let coarse = match b {
-                B::Ddx => coarse_x,
-                B::Ddy => coarse_y,
-                _ => [0, 1, 2, 3].map(|l| r(coarse_x[l].abs() + coarse_y[l].abs())),
-            };
+            let mut out: Cell = [0.0; LANES];
+            let mut coarse: Cell = [0.0; LANES];
+            for ((v, out), coarse) in v.chunks_exact(4).zip(out.chunks_exact_mut(4)).zip(coarse.chunks_exact_mut(4)) {
+                let (o, c) = quad_derivative(b, [v[0], v[1], v[2], v[3]], sign, r);
+                out.copy_from_slice(&o);
+                coarse.copy_from_slice(&c);
+            }
             let mut h = hazard::mark_non_finite(&out, across_lanes(m.hz(s)));
-            for l in 0..4 {
+            for l in 0..LANES {
                 if out[l] != coarse[l] && !hazard::near(out[l], coarse[l]) {
                     h |= hazard_bit(l);
                 }
@@ -821,4 +809,25 @@ fn derivative<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(b: B, src: Vec<u
             m.put(d, out, h);
         }
     })
+}
+
+/// The fine and the coarse derivative `b` of one quad's values `v`.
+#[inline]
+fn quad_derivative<R: Fn(f64) -> f64>(b: B, v: [f64; 4], sign: f64, r: R) -> ([f64; 4], [f64; 4]) {
+    let dx = [r(v[1] - v[0]), r(v[1] - v[0]), r(v[3] - v[2]), r(v[3] - v[2])];
+    let dy = [r(v[2] - v[0]), r(v[3] - v[1]), r(v[2] - v[0]), r(v[3] - v[1])].map(|x| x * sign);
+    let (cx, cy) = (dx[0], dy[0]);
+    let coarse_x = [cx; 4];
+    let coarse_y = [cy; 4];
+    let out = match b {
+        B::Ddx => dx,
+        B::Ddy => dy,
+        _ => [0, 1, 2, 3].map(|l| r(dx[l].abs() + dy[l].abs())),
+    };
+    let coarse = match b {
+        B::Ddx => coarse_x,
+        B::Ddy => coarse_y,
+        _ => [0, 1, 2, 3].map(|l| r(coarse_x[l].abs() + coarse_y[l].abs())),
+    };
+    (out, coarse)
 }

@@ -1,5 +1,6 @@
 //! Expressions and places. An expression compiles to a [`Val`]: the code that computes
-//! it (if any) and the cells holding its components. Many nodes need no code at all:
+//! it (if any) and the cells holding its components (every lane of the batch). Many
+//! nodes need no code at all:
 //! a variable, member, constant index, swizzle, splat, truncation, reshape or
 //! constructor only re-addresses cells of its operands. Arithmetic writes the node's own
 //! cells for all four lanes (pure, so inactive lanes are harmless); only writes to
@@ -11,7 +12,7 @@
 
 use super::{builtins, chain, Compiler, Frame};
 use crate::reference::hazard::{self, approx_bit, hazard_bit, HAZARD};
-use crate::reference::machine::{Cell, Code, Machine};
+use crate::reference::machine::{Bits, Cell, Code, Machine, LANES};
 use crate::reference::ops::{self, kind, Kind};
 use std::sync::Arc;
 use translator::ir::{BinaryOp, Expr, ExprKind, Handle, IncDec, Literal, ParamDir, Type, Var};
@@ -77,7 +78,7 @@ impl Place {
                             Resolved::List(sel.iter().map(|&i| c.get(i).copied()).collect::<Option<Vec<_>>>()?)
                         }
                         Step::Index { index, elem, len } => {
-                            let i = m.get(*index)[l];
+                            let i = m.at(*index, l);
                             if !(i >= 0.0 && i < *len as f64) {
                                 return None;
                             }
@@ -135,7 +136,7 @@ pub(crate) fn zero_code(dst: &[usize]) -> Code {
     let dst = dst.to_vec();
     Box::new(move |m: &mut Machine| {
         for &d in &dst {
-            m.put(d, [0.0; 4], 0);
+            m.put(d, [0.0; LANES], 0);
         }
     })
 }
@@ -165,9 +166,9 @@ pub(crate) fn write_code(c: &mut Compiler, place: &Place, src: &[usize]) -> Code
             Box::new(move |m: &mut Machine| {
                 // The source read before any lane writes (a place may overlap it); on the
                 // stack for up to 16 cells.
-                let mut small = [([0.0f64; 4], 0u8); 16];
-                let large: Vec<(Cell, u8)>;
-                let snapshot: &[(Cell, u8)] = if src.len() <= small.len() {
+                let mut small = [([0.0f64; LANES], 0 as Bits); 16];
+                let large: Vec<(Cell, Bits)>;
+                let snapshot: &[(Cell, Bits)] = if src.len() <= small.len() {
                     for (o, &s) in small.iter_mut().zip(&src) {
                         *o = (m.get(s), m.hz(s));
                     }
@@ -176,23 +177,24 @@ pub(crate) fn write_code(c: &mut Compiler, place: &Place, src: &[usize]) -> Code
                     large = src.iter().map(|&s| (m.get(s), m.hz(s))).collect();
                     &large
                 };
-                for l in 0..4 {
+                let ctl = m.ctl;
+                for l in 0..LANES {
                     let bits = hazard_bit(l) | approx_bit(l);
                     let active = m.active & (1 << l) != 0;
-                    if !active && m.ctl & hazard_bit(l) == 0 {
+                    if !active && ctl & hazard_bit(l) == 0 {
                         continue;
                     }
-                    if let Some(cells) = place.resolve(m, l) {
-                        for (d, (v, h)) in cells.as_slice().iter().zip(snapshot) {
-                            let mut hz = m.hz(*d);
-                            if active {
-                                let mut cell = m.get(*d);
-                                cell[l] = v[l];
-                                m.set(*d, cell);
-                                hz = (hz & !bits) | (h & bits);
+                    let Some(cells) = place.resolve(m, l) else { continue };
+                    let cells: &[usize] = cells.as_slice();
+                    for (&d, (v, h)) in cells.iter().zip(snapshot) {
+                        let mut hz = m.hz(d);
+                        if active {
+                            if let Some(c) = m.mem.get_mut(d) {
+                                c[l] = v[l];
                             }
-                            m.set_hz(*d, hz | (m.ctl & hazard_bit(l)));
+                            hz = (hz & !bits) | (h & bits);
                         }
+                        m.set_hz(d, hz | (ctl & hazard_bit(l)));
                     }
                 }
             })
@@ -210,16 +212,16 @@ fn read_place(c: &mut Compiler, place: &Place, n: usize) -> Val {
             let dst = tmp.clone();
             Val {
                 code: Some(Box::new(move |m: &mut Machine| {
-                    for l in 0..4 {
+                    for l in 0..LANES {
                         let bits = hazard_bit(l) | approx_bit(l);
                         let cells = place.resolve(m, l);
                         for (i, &d) in dst.iter().enumerate() {
                             let src = cells.as_ref().and_then(|cs| cs.get(i));
-                            let v = src.map_or(0.0, |a| m.get(a)[l]);
+                            let v = src.and_then(|a| m.mem.get(a)).map_or(0.0, |c| c[l]);
                             let h = src.map_or(0, |a| m.hz(a)) & bits;
-                            let mut cell = m.get(d);
-                            cell[l] = v;
-                            m.set(d, cell);
+                            if let Some(c) = m.mem.get_mut(d) {
+                                c[l] = v;
+                            }
                             let hz = (m.hz(d) & !bits) | h;
                             m.set_hz(d, hz);
                         }
@@ -363,10 +365,9 @@ fn index_cell(c: &mut Compiler, f: &Frame, index: Handle<Expr>, iv: &Val) -> (us
                     h |= hazard_bit(l);
                 }
             }
-            if hazard::split(m, x.map(f64::trunc)) {
-                h |= HAZARD;
-            }
-            m.put(t, x.map(f64::trunc), h & HAZARD);
+            let t_x = x.map(f64::trunc);
+            h |= hazard::split(m, &t_x);
+            m.put(t, t_x, h & HAZARD);
         });
         (t, Some(code))
     } else {
@@ -452,9 +453,12 @@ fn binary_code(op: BinaryOp, k: Kind, dst: &[usize], a: &[usize], b: &[usize]) -
 
 /// The result of `f` on two cells and the operands' flags ORed, NaN/Inf marked.
 #[inline(always)]
-fn apply2<F: Fn(f64, f64) -> f64>(m: &Machine, a: usize, b: usize, f: F) -> ([f64; 4], [f64; 4], Cell, u8, u8, u8) {
+fn apply2<F: Fn(f64, f64) -> f64>(m: &Machine, a: usize, b: usize, f: F) -> (Cell, Cell, Cell, Bits, Bits, Bits) {
     let (x, y) = (m.get(a), m.get(b));
-    let v = [f(x[0], y[0]), f(x[1], y[1]), f(x[2], y[2]), f(x[3], y[3])];
+    let mut v = [0.0; LANES];
+    for l in 0..LANES {
+        v[l] = f(x[l], y[l]);
+    }
     let (ha, hb) = (m.hz(a), m.hz(b));
     let h = hazard::mark_non_finite(&v, ha | hb);
     (x, y, v, ha, hb, h)
@@ -468,14 +472,20 @@ where
     R: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
 {
     Box::new(move |m: &mut Machine| {
-        let p = m.perturbation;
+        let perturbed = m.perturbation != [0.0; LANES];
         for &(d, a, b) in &triples {
             let (x, y, mut v, _, _, mut h) = apply2(m, a, b, f);
-            for l in 0..4 {
+            let mut inexact: Bits = 0;
+            for l in 0..LANES {
                 let exact = raw(x[l], y[l]);
-                if v[l] != exact && !exact.is_nan() {
-                    h |= approx_bit(l);
-                    v[l] = hazard::nudge(v[l], p[l]);
+                inexact |= Bits::from(v[l] != exact && !exact.is_nan()) << l;
+            }
+            h |= inexact << LANES;
+            if perturbed && inexact != 0 {
+                for (l, v) in v.iter_mut().enumerate() {
+                    if inexact & (1 << l) != 0 {
+                        *v = hazard::nudge(*v, m.perturbation[l]);
+                    }
                 }
             }
             m.put(d, v, h);
@@ -508,7 +518,7 @@ fn map2<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(
             let p = m.perturbation;
             for &(d, a, b) in &triples {
                 let (x, y, mut v, _, _, mut h) = apply2(m, a, b, f);
-                for l in 0..4 {
+                for l in 0..LANES {
                     if !hazard::exact_quotient(x[l], y[l]) {
                         h |= approx_bit(l);
                         v[l] = hazard::nudge(v[l], p[l]);
@@ -520,29 +530,25 @@ fn map2<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(
         Rule2::Remainder => Box::new(move |m: &mut Machine| {
             for &(d, a, b) in &triples {
                 let (x, y, v, ha, hb, mut h) = apply2(m, a, b, f);
-                for l in 0..4 {
+                for l in 0..LANES {
                     let approx = (ha | hb) & approx_bit(l) != 0 || !hazard::exact_quotient(x[l], y[l]);
                     if hazard::integer_step(x[l] / y[l], approx) {
                         h |= hazard_bit(l);
                     }
                 }
-                if hazard::split(m, std::array::from_fn(|l| (x[l] / y[l]).floor())) {
-                    h |= HAZARD;
-                }
+                h |= hazard::split(m, &std::array::from_fn(|l| (x[l] / y[l]).floor()));
                 m.put(d, v, h);
             }
         }),
         Rule2::Compare => Box::new(move |m: &mut Machine| {
             for &(d, a, b) in &triples {
                 let (x, y, v, ha, hb, mut h) = apply2(m, a, b, f);
-                for l in 0..4 {
+                for l in 0..LANES {
                     if hazard::decision(x[l], y[l], ha & approx_bit(l) != 0, hb & approx_bit(l) != 0) {
                         h |= hazard_bit(l);
                     }
                 }
-                if hazard::split(m, v) {
-                    h |= HAZARD;
-                }
+                h |= hazard::split(m, &v);
                 // A decision's result is exact; its doubt is the hazard bit.
                 h &= HAZARD;
                 m.put(d, v, h);
@@ -613,12 +619,12 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
                 let idx = m.get(icell);
                 let ih = m.hz(icell) & HAZARD;
                 // The element gathered on the stack for up to 16 cells.
-                let mut small = [([0.0f64; 4], ih); 16];
-                let mut large: Vec<(Cell, u8)> = Vec::new();
-                let out: &mut [(Cell, u8)] = if elem <= small.len() {
+                let mut small = [([0.0f64; LANES], ih); 16];
+                let mut large: Vec<(Cell, Bits)> = Vec::new();
+                let out: &mut [(Cell, Bits)] = if elem <= small.len() {
                     &mut small[..elem]
                 } else {
-                    large.resize(elem, ([0.0; 4], ih));
+                    large.resize(elem, ([0.0; LANES], ih));
                     &mut large
                 };
                 for (l, &i) in idx.iter().enumerate() {
@@ -627,7 +633,7 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
                         let bits = hazard_bit(l) | approx_bit(l);
                         for (k, o) in out.iter_mut().enumerate() {
                             if let Some(&a) = base_loc.get(i * elem + k) {
-                                o.0[l] = m.get(a)[l];
+                                o.0[l] = m.mem.get(a).map_or(0.0, |c| c[l]);
                                 o.1 |= m.hz(a) & bits;
                             }
                         }
@@ -690,18 +696,17 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
                     let (k, x, y) = (m.get(kc), m.get(xc), m.get(yc));
                     let (hx, hy) = (m.hz(xc), m.hz(yc));
                     // The condition's hazard decides which value: control dependence.
-                    let mut h = m.hz(kc) & HAZARD;
-                    let mut o = [0.0; 4];
-                    for l in 0..4 {
-                        let bits = hazard_bit(l) | approx_bit(l);
-                        if k[l] != 0.0 {
-                            o[l] = x[l];
-                            h |= hx & bits;
-                        } else {
-                            o[l] = y[l];
-                            h |= hy & bits;
-                        }
+                    let h = m.hz(kc) & HAZARD;
+                    let mut o = [0.0; LANES];
+                    // The lanes that take `x`, and the flags of the value each lane takes.
+                    let mut kx: Bits = 0;
+                    for l in 0..LANES {
+                        let t = k[l] != 0.0;
+                        o[l] = if t { x[l] } else { y[l] };
+                        kx |= Bits::from(t) << l;
                     }
+                    let ky = !kx & HAZARD;
+                    let h = h | (hx & (kx | kx << LANES)) | (hy & (ky | ky << LANES));
                     m.put(d, o, h);
                 }
             });
@@ -728,10 +733,8 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
                             }
                         }
                     }
-                    if matches!(to, Kind::I | Kind::U | Kind::B)
-                        && hazard::split(m, x.map(|x| ops::convert(x, from, to)))
-                    {
-                        h |= HAZARD;
+                    if matches!(to, Kind::I | Kind::U | Kind::B) {
+                        h |= hazard::split(m, &x.map(|x| ops::convert(x, from, to)));
                     }
                     if matches!(to, Kind::I | Kind::U | Kind::B) {
                         // An integer or bool is exact; its doubt is the hazard bit.
@@ -873,7 +876,7 @@ fn call(
             m.put(d, v, h);
         }
         for &z in &zero {
-            m.put(z, [0.0; 4], 0);
+            m.put(z, [0.0; LANES], 0);
         }
         let (active, ret_mask, brk, cont) = (m.active, m.ret, m.brk, m.cont);
         m.ret = 0;

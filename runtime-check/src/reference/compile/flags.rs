@@ -10,7 +10,7 @@
 //! and [`super::builtins`]); this module never changes a value. Never panics.
 
 use crate::reference::hazard::{self, approx_bit, hazard_bit, APPROX, HAZARD};
-use crate::reference::machine::{Code, Machine};
+use crate::reference::machine::{Bits, Cell, Code, Machine, LANES};
 use translator::ir::Builtin as B;
 
 /// Functions whose result both sides compute bit for bit from the same operands (the
@@ -247,7 +247,7 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
     let polynomial = polynomial(b);
     Some(Box::new(move |m: &mut Machine| {
         for t in &targets {
-            let mut operands = 0u8;
+            let mut operands: Bits = 0;
             for &s in &t.srcs {
                 operands |= m.hz(s);
             }
@@ -263,16 +263,16 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
             if !matches!(step, Step::None) {
                 let vals = t.args.map(|a| m.get(a));
                 let flags = t.args.map(|a| m.hz(a));
-                for l in 0..4 {
+                // One lane's argument values (never a copy of the cells per lane).
+                let args = |l: usize| -> [f64; 4] { std::array::from_fn(|k| vals[k][l]) };
+                for l in 0..LANES {
                     let ap = flags.map(|f| f & approx_bit(l) != 0);
-                    if decided(step, vals.map(|c| c[l]), ap) {
+                    if decided(step, args(l), ap) {
                         h |= hazard_bit(l);
                     }
                 }
-                let outcome: [f64; 4] = std::array::from_fn(|l| outcome(step, vals.map(|c| c[l]), v[l]));
-                if hazard::split(m, outcome) {
-                    h |= HAZARD;
-                }
+                let outcome: Cell = std::array::from_fn(|l| outcome(step, args(l), v[l]));
+                h |= hazard::split(m, &outcome);
             }
             if decides {
                 h &= HAZARD;
@@ -286,7 +286,7 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
 /// exact and the result is exact: all operands integers (below 2^24), or, for `dot`,
 /// the binary32 result equal to the sum of products computed exactly. `operands` is
 /// the OR of the operands' flags.
-fn polynomial_exact(m: &Machine, t: &Target, v: &[f64; 4], h: u8, operands: u8) -> u8 {
+fn polynomial_exact(m: &Machine, t: &Target, v: &Cell, h: Bits, operands: Bits) -> Bits {
     let mut out = h;
     if operands & APPROX == APPROX {
         return out;
@@ -297,11 +297,11 @@ fn polynomial_exact(m: &Machine, t: &Target, v: &[f64; 4], h: u8, operands: u8) 
             continue;
         }
         let integral = t.srcs.iter().all(|&s| {
-            let x = m.get(s)[l];
+            let x = m.at(s, l);
             hazard::is_integer(x) && x.abs() < 16_777_216.0
         });
         let exact_dot = t.dot.as_ref().is_some_and(|(a, b)| {
-            let sum: f64 = a.iter().zip(b).map(|(&x, &y)| m.get(x)[l] * m.get(y)[l]).sum();
+            let sum: f64 = a.iter().zip(b).map(|(&x, &y)| m.at(x, l) * m.at(y, l)).sum();
             sum == r
         });
         if (integral && hazard::is_integer(r)) || exact_dot {
@@ -314,10 +314,10 @@ fn polynomial_exact(m: &Machine, t: &Target, v: &[f64; 4], h: u8, operands: u8) 
 /// The flags of a `min`/`max`/`clamp`/`saturate` result: per lane, the approximate bit
 /// of the operand it equals (the bounds of `saturate` are exact), all operands' when
 /// they lie within rounding of the result.
-fn chosen_flags(m: &Machine, t: &Target, v: &[f64; 4], h: u8) -> u8 {
+fn chosen_flags(m: &Machine, t: &Target, v: &Cell, h: Bits) -> Bits {
     // The operands' cells and flags, read once (`min`/`max`/`clamp`/`saturate` have at
     // most three).
-    let mut buf = [([0.0f64; 4], 0u8); 4];
+    let mut buf = [([0.0f64; LANES], 0 as Bits); 4];
     let n = t.srcs.len();
     if n > buf.len() {
         return chosen_flags_of(m, t, v, h);
@@ -355,7 +355,7 @@ fn chosen_flags(m: &Machine, t: &Target, v: &[f64; 4], h: u8) -> u8 {
 }
 
 /// [`chosen_flags`] for any number of operands, reading them lane by lane.
-fn chosen_flags_of(m: &Machine, t: &Target, v: &[f64; 4], h: u8) -> u8 {
+fn chosen_flags_of(m: &Machine, t: &Target, v: &Cell, h: Bits) -> Bits {
     let mut out = h & HAZARD;
     let zero_one = t.srcs.len() == 1;
     for (l, &r) in v.iter().enumerate() {
@@ -363,7 +363,7 @@ fn chosen_flags_of(m: &Machine, t: &Target, v: &[f64; 4], h: u8) -> u8 {
         let mut close = false;
         let mut from = false;
         for &s in &t.srcs {
-            let x = m.get(s)[l];
+            let x = m.at(s, l);
             if x == r {
                 from |= m.hz(s) & bit != 0;
             } else if hazard::near(x, r) {
@@ -372,7 +372,7 @@ fn chosen_flags_of(m: &Machine, t: &Target, v: &[f64; 4], h: u8) -> u8 {
         }
         if zero_one {
             // saturate: the input, or a bound it lies clear of.
-            let x = m.get(t.srcs[0])[l];
+            let x = m.at(t.srcs[0], l);
             let ap = m.hz(t.srcs[0]) & bit != 0;
             from = ap && (x == r || hazard::near(x, r));
             close = false;

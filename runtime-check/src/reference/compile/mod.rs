@@ -2,8 +2,8 @@
 //! into closures over a [`Machine`]: every value is flattened into memory cells (structs
 //! and arrays field by field, matrices row-major), each function gets one static frame
 //! (Cg has no recursion; recursion is diagnosed), each expression node its own result
-//! cells, and control flow runs the four lanes of a quad together under lane masks so
-//! that derivatives see every lane, as on a GPU.
+//! cells, and control flow runs the lanes of a batch of quads together under lane masks
+//! so that derivatives see every lane of a quad, as on a GPU.
 //!
 //! The result, [`Compiled`], lists the entry point's interface as [`Leaf`]s (dotted
 //! names such as `IN.video_size`, semantics, cell addresses) for the runtime binder; this
@@ -16,7 +16,7 @@ mod flags;
 mod stmt;
 mod texture;
 
-use super::machine::{Code, Machine};
+use super::machine::{splat, Code, Machine};
 use crate::codes;
 use grammar::{Diagnostic, Span};
 use std::collections::{BTreeSet, HashMap};
@@ -72,7 +72,7 @@ impl Compiled {
     pub fn machine(&self) -> Machine {
         let mut m = Machine::new(self.cells);
         for &(a, v) in &self.consts {
-            m.set(a, [v; 4]);
+            m.set(a, splat(v));
         }
         m
     }

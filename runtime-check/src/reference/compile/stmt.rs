@@ -1,5 +1,7 @@
 //! Statements under lane masks: `if` splits the active lanes, loops run until no lane
-//! is left (capped at [`Machine::loop_cap`] iterations, then `E0804`), `break`,
+//! is left (capped at [`Machine::loop_cap`] iterations per quad, counted as if the quad
+//! ran alone; the quad that passes the cap stops with `E0804`, the others of its batch
+//! run on), `break`,
 //! `continue`, `return` and `discard` retire lanes into their masks, `switch` falls
 //! through like C. Never loops forever and never panics.
 //!
@@ -13,7 +15,7 @@ use super::expr::{self, value, write_code, Place};
 use super::{chain, Compiler, Frame};
 use crate::codes;
 use crate::reference::hazard::HAZARD;
-use crate::reference::machine::{Code, Machine};
+use crate::reference::machine::{quad_lanes, Bits, Code, Machine, QUADS};
 use grammar::{Diagnostic, Span};
 use translator::ir::{Block, Stmt};
 
@@ -160,9 +162,9 @@ fn stmt(c: &mut Compiler, f: &mut Frame, s: &Stmt, span: Span) -> Option<Code> {
                 m.sticky |= m.hz(cell) & HAZARD & entry;
                 let saved_brk = m.brk;
                 m.brk = 0;
-                let mut falling = 0u8;
+                let mut falling: Bits = 0;
                 for (values, is_default, body) in &groups {
-                    let mut hit = 0u8;
+                    let mut hit: Bits = 0;
                     for (l, v) in s.iter().enumerate() {
                         let matches = values.contains(v) || (*is_default && !all_values.contains(v));
                         if matches {
@@ -219,6 +221,21 @@ fn stmt(c: &mut Compiler, f: &mut Frame, s: &Stmt, span: Span) -> Option<Code> {
     }
 }
 
+/// Counts one iteration for every quad with an active lane, and stops the quads that
+/// passed the cap with the loop-cap error; whether no lane is left.
+fn count_iterations(m: &mut Machine, iterations: &mut [u64; QUADS], span: Span) -> bool {
+    let cap = m.loop_cap;
+    for (q, n) in iterations.iter_mut().enumerate() {
+        if m.active & quad_lanes(q) != 0 {
+            *n += 1;
+            if *n > cap {
+                m.fail(q, loop_cap_error(cap, span));
+            }
+        }
+    }
+    m.active == 0
+}
+
 /// A loop: `init; while (cond) { body; step }`, or body first for `do`.
 fn looped(
     init: Option<Code>,
@@ -235,7 +252,9 @@ fn looped(
         let entry = m.active;
         let (saved_brk, saved_cont) = (m.brk, m.cont);
         m.brk = 0;
-        let mut iterations: u64 = 0;
+        // Per quad, the iterations in which it had a lane left (what a quad running
+        // alone counts).
+        let mut iterations = [0u64; QUADS];
         let mut first = true;
         loop {
             m.cont = 0;
@@ -269,9 +288,7 @@ fn looped(
             if let Some(s) = &step {
                 s(m);
             }
-            iterations += 1;
-            if iterations > m.loop_cap {
-                m.fail(loop_cap_error(m.loop_cap, span));
+            if count_iterations(m, &mut iterations, span) {
                 break;
             }
         }

@@ -5,7 +5,8 @@
 //! Decisions (RetroArch binds only 2D textures): `tex1D*` reads the 2D texture at
 //! `(u, 0.5)`; `tex3D*` reads it at `(x, y)`; `texRECT*` divides by the level-0 size;
 //! shadow forms ignore the reference (see `translator::ir::builtin`); the implicit level of
-//! detail uses the fine derivatives of the (projected) coordinates across the quad; cube
+//! detail uses the fine derivatives of the (projected) coordinates across each quad of
+//! the batch (never across two quads); cube
 //! maps are not supported (`E0802`). Never panics.
 //!
 //! Hazards ([`crate::reference::hazard`]): a lookup carries its coordinates' flags,
@@ -16,7 +17,7 @@
 
 use super::Compiler;
 use crate::reference::hazard::{self, approx_bit, hazard_bit, HAZARD};
-use crate::reference::machine::{Code, LaneShape, Machine};
+use crate::reference::machine::{Bits, Code, LaneShape, Machine, LANES};
 use crate::reference::sample::{self, lod_from_derivatives};
 use grammar::Span;
 use translator::ir::{Builtin as B, Type};
@@ -149,7 +150,7 @@ pub(crate) fn compile(
     Some(Box::new(move |m: &mut Machine| {
         let s = m.get(sampler);
         let cc = coord.map(|a| m.get(a));
-        let mut hin = coord.iter().chain(&offset).fold(0u8, |h, &a| h | m.hz(a));
+        let mut hin = coord.iter().chain(&offset).fold(0 as Bits, |h, &a| h | m.hz(a));
         if spec.lod == Lod::Grad {
             hin = grads.iter().fold(hin, |h, &a| h | m.hz(a));
         }
@@ -159,22 +160,23 @@ pub(crate) fn compile(
         // A lookup's value is exact unless filtered: only the coordinates' hazard carries.
         let mut hout = hin & HAZARD;
         if spec.lod == Lod::Size {
-            for l in 0..4 {
+            for l in 0..LANES {
                 let (w, h) = texture_size(m, s[l], cc[0][l]);
                 let d = if spec.dim == Dim::D3 { 1.0 } else { 0.0 };
                 let vals = [w, if dim1 { 0.0 } else { h }, d, 0.0];
                 for (k, &dd) in dst.iter().enumerate().take(3) {
-                    let mut cell = m.get(dd);
-                    cell[l] = vals[k];
-                    m.put(dd, cell, hin);
+                    if let Some(cell) = m.mem.get_mut(dd) {
+                        cell[l] = vals[k];
+                    }
+                    m.set_hz(dd, hin);
                 }
             }
             return;
         }
         // Coordinates per lane (normalised, except fetch: texel units).
-        let mut u = [0.0f64; 4];
-        let mut v = [0.5f64; 4];
-        for l in 0..4 {
+        let mut u = [0.0f64; LANES];
+        let mut v = [0.5f64; LANES];
+        for l in 0..LANES {
             let q = spec.proj.map_or(1.0, |p| cc[p][l]);
             u[l] = cc[0][l] / q;
             if !dim1 {
@@ -186,20 +188,22 @@ pub(crate) fn compile(
                 v[l] /= h.max(1.0);
             }
         }
-        let mut out = [[0.0f64; 4]; 4];
-        for l in 0..4 {
+        let mut out = [[0.0f64; LANES]; 4];
+        for l in 0..LANES {
+            // The texel at the fine level of detail, when the hazard rule read it.
+            let mut fine_texel = None;
             let Some(tex) = m.textures.get(s[l] as usize).filter(|_| s[l] >= 0.0) else { continue };
-            let off = (m.get(offset[0])[l], m.get(offset[1])[l]);
+            let off = (m.at(offset[0], l), m.at(offset[1], l));
             let texel = if spec.lod == Lod::Gather {
                 let ap = |k: usize| m.hz(coord[k]) & approx_bit(l) != 0;
                 let o = (off.0 as i64, off.1 as i64);
                 if sample::gather_hazard(tex, u[l], v[l], o, (ap(0), ap(1))) {
                     hout |= hazard_bit(l);
                 }
-                let comp = m.get(gather_comp)[l];
+                let comp = m.at(gather_comp, l);
                 sample::gather(tex, u[l], v[l], o, if comp > 0.0 { comp as usize } else { 0 })
             } else if spec.lod == Lod::Fetch {
-                let (ox, oy) = (m.get(offset[0])[l] as i64, m.get(offset[1])[l] as i64);
+                let (ox, oy) = (m.at(offset[0], l) as i64, m.at(offset[1], l) as i64);
                 let y = if dim1 { 0 } else { cc[1][l] as i64 + oy };
                 let (x, lv) = (cc[0][l] as i64 + ox, cc[3][l] as i64);
                 if x >= 0 && y >= 0 && lv >= 0 && tex.texture.texel_hazard(lv as usize, x as u32, y as u32) {
@@ -213,7 +217,7 @@ pub(crate) fn compile(
                     Lod::Level if spec.dim == Dim::Rect => 0.0,
                     Lod::Level => cc[3][l],
                     Lod::Grad => {
-                        let g = grads.map(|a| m.get(a)[l]);
+                        let g = grads.map(|a| m.at(a, l));
                         if dim1 {
                             lod_from_derivatives(size, (g[0], 0.0), (grads_dy1(m, &grads, l), 0.0))
                         } else {
@@ -223,7 +227,7 @@ pub(crate) fn compile(
                     Lod::Implicit | Lod::Bias | Lod::BiasArg => {
                         let bias = match spec.lod {
                             Lod::Bias => cc[3][l],
-                            Lod::BiasArg => m.get(bias_arg)[l],
+                            Lod::BiasArg => m.at(bias_arg, l),
                             _ => 0.0,
                         };
                         let base = match m.shape {
@@ -231,18 +235,23 @@ pub(crate) fn compile(
                             // Without mip levels the level of detail is never read.
                             LaneShape::Quad { .. } if !(tex.state.mipmap && tex.texture.levels.len() > 1) => 0.0,
                             LaneShape::Quad { .. } => {
+                                // Within the lane's quad (lanes `q..q + 4`).
+                                let q = l & !3;
                                 let (a, b) = (l & !1, l | 1);
-                                let (t, bo) = (l & 1, (l & 1) | 2);
+                                let (t, bo) = (q | (l & 1), q | (l & 1) | 2);
                                 let dx = (u[b] - u[a], v[b] - v[a]);
                                 let dy = (u[bo] - u[t], v[bo] - v[t]);
                                 let fine = lod_from_derivatives(size, dx, dy);
                                 if tex.state.mipmap && tex.texture.levels.len() > 1 {
                                     // Coarse derivatives: row 0's dx, column 0's dy.
-                                    let cdx = (u[1] - u[0], v[1] - v[0]);
-                                    let cdy = (u[2] - u[0], v[2] - v[0]);
+                                    let cdx = (u[q + 1] - u[q], v[q + 1] - v[q]);
+                                    let cdy = (u[q + 2] - u[q], v[q + 2] - v[q]);
                                     let coarse = lod_from_derivatives(size, cdx, cdy);
+                                    // Equal levels read equal texels: nothing to compare.
                                     let a = sample::sample(tex, u[l], v[l], fine + bias);
-                                    let b = sample::sample(tex, u[l], v[l], coarse + bias);
+                                    let b =
+                                        if coarse == fine { a } else { sample::sample(tex, u[l], v[l], coarse + bias) };
+                                    fine_texel = Some(a);
                                     if a != b
                                         && !(a.iter().zip(&b).all(|(x, y)| hazard::near(f64::from(*x), f64::from(*y))))
                                     {
@@ -283,7 +292,11 @@ pub(crate) fn compile(
                 if approx || (mipmapped && lod > 0.0) {
                     hout |= approx_bit(l);
                 }
-                sample::sample(tex, uo, vo, lod)
+                match fine_texel {
+                    // The same read (`lod` is `fine + bias`, no offset moved the coordinate).
+                    Some(t) if off == (0.0, 0.0) => t,
+                    _ => sample::sample(tex, uo, vo, lod),
+                }
             };
             for k in 0..4 {
                 out[k][l] = f64::from(texel[k]);
@@ -297,7 +310,7 @@ pub(crate) fn compile(
 
 /// For 1D gradient forms the `dy` argument is argument 3's first component.
 fn grads_dy1(m: &Machine, grads: &[usize; 4], l: usize) -> f64 {
-    m.get(grads[2])[l]
+    m.at(grads[2], l)
 }
 
 /// `(width, height)` of `level` of the texture behind a sampler value (0 when none).
