@@ -11,6 +11,7 @@
 //! **Invariant:** this crate knows nothing of GLSL, RetroArch, naga or wgpu.
 
 pub mod ast;
+pub mod cached_fs;
 pub mod codes;
 pub mod diagnostic;
 pub mod lexer;
@@ -18,6 +19,7 @@ pub mod parser;
 pub mod pp;
 pub mod source;
 
+pub use cached_fs::CachedFs;
 pub use diagnostic::{cap_per_code, has_errors, Diagnostic, Label, Severity};
 pub use pp::{PpOptions, Pragma, Preprocessed};
 pub use source::{FileId, FileSystem, MemoryFs, RealFs, SourceMap, Span};

@@ -259,7 +259,7 @@ pub fn translate_cgp_routed(
     route: Route,
 ) -> Result<ChainDesc, Vec<Diagnostic>> {
     let preset_parameters =
-        translator::preset::declared_parameters(preset, fs, &mut translator::preset::ParameterCache::default());
+        translator::preset::declared_parameters(preset, fs, &translator::preset::ParameterCache::default());
     assemble(preset, &mut |i, p| {
         let context = preset.pass_context(i);
         let mut defines: Vec<(String, Option<String>)> = vec![("PARAMETER_UNIFORM".into(), None)];

@@ -54,7 +54,7 @@ pub fn run(args: &CheckArgs, reporter: &Reporter) -> Exit {
         reporter.warning(w);
     }
     let roots = found.roots;
-    let plan = migrate::plan(&roots, &RealFs, false, &|_, _| {});
+    let plan = migrate::plan(&roots, &grammar::CachedFs::new(&RealFs), false, &|_, _| {});
     let outputs = plan
         .shaders
         .iter()

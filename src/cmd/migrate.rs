@@ -178,7 +178,9 @@ fn plan_with_progress(pool: &rayon::ThreadPool, found: &Discovered, validate: bo
             b.set_position(n as u64);
         }
     };
-    let plan = pool.install(|| migrate::plan(&found.roots, &RealFs, validate, &progress));
+    // Each include is read once for the whole library.
+    let fs = grammar::CachedFs::new(&RealFs);
+    let plan = pool.install(|| migrate::plan(&found.roots, &fs, validate, &progress));
     if let Some(b) = &bar {
         b.finish_and_clear();
     }

@@ -71,11 +71,8 @@ pub fn run(args: &TranslateArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
         options.context = preset.pass_context(pass);
-        options.preset_parameters = translator::preset::declared_parameters(
-            &preset,
-            &RealFs,
-            &mut translator::preset::ParameterCache::default(),
-        );
+        options.preset_parameters =
+            translator::preset::declared_parameters(&preset, &RealFs, &translator::preset::ParameterCache::default());
     }
     let mut pp = args.frontend.pp_options();
     pp.defines.push(("PARAMETER_UNIFORM".into(), None));

@@ -1,5 +1,5 @@
-//! The presets of a migration: each `.cgp` loaded with its `#reference` chain and the
-//! `#pragma parameter` lines its passes declare ([`load`]), and, once the shaders are
+//! The presets of a migration: each `.cgp` loaded (in parallel) with its `#reference`
+//! chain and the `#pragma parameter` lines its passes declare ([`load`]), and, once the shaders are
 //! planned, each one's `.slangp` text and LUT copies ([`assemble`]).
 //!
 //! Reads only through the [`grammar::FileSystem`] it is given and never writes. A
@@ -12,6 +12,7 @@ use super::paths::{mirror, relative};
 use super::plan::{Copy, Plan, PresetOut, ShaderOut, Status};
 use super::report::{report_diagnostics, ReportDiagnostic};
 use grammar::{FileSystem, Severity, SourceMap};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use translator::preset::{self, Preset};
@@ -31,25 +32,24 @@ pub struct LoadedPreset {
 /// Loads every `.cgp` of every root (each root's presets sorted), each with its own
 /// source map.
 pub fn load(roots: &[Root], fs: &dyn FileSystem) -> Vec<LoadedPreset> {
-    let mut loaded: Vec<LoadedPreset> = Vec::new();
-    let mut cache = preset::ParameterCache::default();
+    let mut paths: Vec<(&Root, PathBuf)> = Vec::new();
     for root in roots {
         let mut cgps = root.cgp.clone();
         cgps.sort();
-        for p in cgps {
+        paths.extend(cgps.into_iter().map(|p| (root, p)));
+    }
+    // Presets in parallel, in the same order; the cache is shared by all of them.
+    let cache = preset::ParameterCache::default();
+    paths
+        .into_par_iter()
+        .map(|(root, p)| {
             let mut sources = SourceMap::new();
             let (preset, diags) = preset::load_cgp(&mut sources, &p, fs);
             let diagnostics = report_diagnostics(&sources, &diags);
-            loaded.push(LoadedPreset { base: root.base.clone(), path: p, preset, diagnostics, parameters: Vec::new() });
-        }
-    }
-    // Parameters after loading, in the same order (the cache is shared by all presets).
-    for l in &mut loaded {
-        if let Some(p) = &l.preset {
-            l.parameters = preset::declared_parameters(p, fs, &mut cache);
-        }
-    }
-    loaded
+            let parameters = preset.as_ref().map(|pr| preset::declared_parameters(pr, fs, &cache)).unwrap_or_default();
+            LoadedPreset { base: root.base.clone(), path: p, preset, diagnostics, parameters }
+        })
+        .collect()
 }
 
 /// Adds the `.slangp` of every preset and the LUT files to copy to `plan`, whose

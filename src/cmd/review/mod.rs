@@ -145,7 +145,8 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     };
-    let plan: Plan = pool.install(|| migrate::plan(&roots, &RealFs, true, &|_, _| {}));
+    let fs = grammar::CachedFs::new(&RealFs);
+    let plan: Plan = pool.install(|| migrate::plan(&roots, &fs, true, &|_, _| {}));
 
     // Old/new, keeping each compared preset's images as PNG bytes.
     let Compared { comparisons, pngs } = match &setup {

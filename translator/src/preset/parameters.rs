@@ -11,12 +11,15 @@ use super::Preset;
 use grammar::{FileSystem, PpOptions, SourceMap};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// The lines of each file already preprocessed, per alias set (a file is read once
-/// however many presets and passes use it with the same aliases).
+/// however many presets and passes use it with the same aliases). Shared by threads:
+/// a file two threads miss at once is preprocessed by both, and either result (they are
+/// equal) is kept.
 #[derive(Debug, Default)]
 pub struct ParameterCache {
-    lines: HashMap<CacheKey, Vec<String>>,
+    lines: Mutex<HashMap<CacheKey, Arc<Vec<String>>>>,
 }
 
 /// A preprocessed file: its normalised path and its sorted, non-empty aliases.
@@ -28,7 +31,7 @@ struct CacheKey {
 
 /// The `#pragma parameter` lines of every pass of `preset` (first declaration of each
 /// id wins), read by preprocessing each pass as RetroArch compiled it.
-pub fn declared_parameters(preset: &Preset, fs: &dyn FileSystem, cache: &mut ParameterCache) -> Vec<String> {
+pub fn declared_parameters(preset: &Preset, fs: &dyn FileSystem, cache: &ParameterCache) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut ids: Vec<String> = Vec::new();
     for (i, pass) in preset.passes.iter().enumerate() {
@@ -36,11 +39,12 @@ pub fn declared_parameters(preset: &Preset, fs: &dyn FileSystem, cache: &mut Par
         let mut aliases: Vec<String> = preset.pass_context(i).aliases.into_iter().filter(|a| !a.is_empty()).collect();
         aliases.sort();
         let key = CacheKey { cg, aliases };
-        let lines = match cache.lines.get(&key) {
+        let known = cache.lines.lock().unwrap_or_else(PoisonError::into_inner).get(&key).cloned();
+        let lines = match known {
             Some(lines) => lines,
             None => {
-                let lines = pragma_lines(&key, fs);
-                cache.lines.entry(key).or_insert(lines)
+                let lines = Arc::new(pragma_lines(&key, fs));
+                cache.lines.lock().unwrap_or_else(PoisonError::into_inner).entry(key).or_insert(lines).clone()
             }
         };
         for line in lines.iter() {
