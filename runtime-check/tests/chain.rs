@@ -448,21 +448,35 @@ fn a_slang_preset_from_disk_renders() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A pass that reads a constant array with a run-time index (the chain hoists it into a
-/// private global) and a local copy of it that the shader then changes (left local).
-const SLANG_TAPS: &str = concat!(
-    r#"#version 450
+/// A one-pass `.slang` file: the UBO with the MVP, the standard vertex stage, `Source`,
+/// then `fragment` (the rest of the fragment stage).
+fn one_pass_slang(fragment: &str) -> String {
+    format!(
+        "#version 450\n\nlayout(std140, set = 0, binding = 0) uniform UBO\n{{\n    mat4 MVP;\n}} global;\n\n{}\
+         layout(set = 0, binding = 2) uniform sampler2D Source;\n\n{fragment}",
+        support::slang_vertex_stage!()
+    )
+}
 
-layout(std140, set = 0, binding = 0) uniform UBO
-{
-    mat4 MVP;
-} global;
+/// Renders `text` as the one pass of a preset, from disk, over noise of `size`.
+fn render_slang_file(name: &str, text: &str, size: Size) -> Vec<[u8; 4]> {
+    let dir = temp_dir(name);
+    std::fs::write(dir.join(format!("{name}.slang")), text).unwrap_or_else(|e| panic!("{e}"));
+    let desc = load(&dir, &format!("shaders = 1\nshader0 = {name}.slang\n"));
+    let mut c = FilterChain::new(gpu(), desc).unwrap_or_else(|d| panic!("{d:#?}"));
+    let input = noise(size, 4);
+    render(&mut c, &input, input.size);
+    let out = rgba8(&output(&c));
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
 
-"#,
-    support::slang_vertex_stage!(),
-    r#"layout(set = 0, binding = 2) uniform sampler2D Source;
-
-const float levels[4] = float[4](0.0, 0.2, 0.4, 1.0);
+#[test]
+fn constant_arrays_read_with_a_run_time_index_keep_their_values() {
+    // The chain hoists `levels` into a private global; `changed`, a local copy the shader
+    // then changes, stays local.
+    let text = one_pass_slang(
+        "const float levels[4] = float[4](0.0, 0.2, 0.4, 1.0);
 
 void main()
 {
@@ -476,41 +490,22 @@ void main()
     }
     FragColor = vec4(levels[i], changed[i], sum * 0.25, 1.0);
 }
-"#
-);
-
-#[test]
-fn constant_arrays_read_with_a_run_time_index_keep_their_values() {
-    let dir = temp_dir("taps");
-    std::fs::write(dir.join("taps.slang"), SLANG_TAPS).unwrap_or_else(|e| panic!("{e}"));
-    let desc = load(&dir, "shaders = 1\nshader0 = taps.slang\n");
-    let mut c = FilterChain::new(gpu(), desc).unwrap_or_else(|d| panic!("{d:#?}"));
-    let input = noise(Size::new(8, 2), 4);
-    render(&mut c, &input, input.size);
-    let out = rgba8(&output(&c));
+",
+    );
+    let out = render_slang_file("taps", &text, Size::new(8, 2));
     // Per column x: levels[x % 4], the changed copy, and a quarter of the running sum.
     let want = [[0, 0, 0, 255], [51, 153, 13, 255], [102, 102, 38, 255], [255, 255, 102, 255]];
     for (x, p) in out.iter().enumerate() {
-        assert_eq!(*p, want[x % 4], "pixel {x}");
+        assert_eq!(*p, want[x % 8 % 4], "pixel {x}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `modf` and `frexp` (glslang's `ModfStruct`/`FrexpStruct`, whose result types naga's
-/// SPIR-V front end leaves undeclared).
-const SLANG_MODF: &str = concat!(
-    r#"#version 450
-
-layout(std140, set = 0, binding = 0) uniform UBO
-{
-    mat4 MVP;
-} global;
-
-"#,
-    support::slang_vertex_stage!(),
-    r#"layout(set = 0, binding = 2) uniform sampler2D Source;
-
-void main()
+#[test]
+fn modf_and_frexp_render() {
+    // glslang's `ModfStruct`/`FrexpStruct`, whose result types naga's SPIR-V front end
+    // leaves undeclared.
+    let text = one_pass_slang(
+        "void main()
 {
     float whole;
     float fraction = modf(1.75 + floor(gl_FragCoord.x), whole);
@@ -518,21 +513,13 @@ void main()
     float m = frexp(12.0, e);
     FragColor = vec4(fraction, whole / 255.0, m, float(e) / 255.0);
 }
-"#
-);
-
-#[test]
-fn modf_and_frexp_render() {
-    let dir = temp_dir("modf");
-    std::fs::write(dir.join("modf.slang"), SLANG_MODF).unwrap_or_else(|e| panic!("{e}"));
-    let desc = load(&dir, "shaders = 1\nshader0 = modf.slang\n");
-    let mut c = FilterChain::new(gpu(), desc).unwrap_or_else(|d| panic!("{d:#?}"));
-    let input = noise(Size::new(3, 1), 5);
-    render(&mut c, &input, input.size);
+",
+    );
     // x + 1.75 = whole + 0.75; 12 = 0.75 * 2^4.
-    let out = rgba8(&output(&c));
-    assert_eq!(out, vec![[191, 1, 191, 4], [191, 2, 191, 4], [191, 3, 191, 4]]);
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        render_slang_file("modf", &text, Size::new(3, 1)),
+        vec![[191, 1, 191, 4], [191, 2, 191, 4], [191, 3, 191, 4]]
+    );
 }
 
 #[test]
