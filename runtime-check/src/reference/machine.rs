@@ -29,6 +29,9 @@
 use super::sample::BoundTexture;
 use grammar::Diagnostic;
 
+/// What [`Machine::cell`] reads outside the memory.
+static ZERO_CELL: Cell = [0.0; LANES];
+
 /// Quads per batch: every compiled closure runs on this many quads at once.
 pub const QUADS: usize = 8;
 
@@ -167,6 +170,13 @@ impl Machine {
     #[inline]
     pub fn get(&self, a: usize) -> Cell {
         self.mem.get(a).copied().unwrap_or([0.0; LANES])
+    }
+
+    /// Cell `a` without copying it (zeros outside the memory): a cell is 256 bytes, and
+    /// the operators read two per component.
+    #[inline]
+    pub fn cell(&self, a: usize) -> &Cell {
+        self.mem.get(a).unwrap_or(&ZERO_CELL)
     }
 
     /// Lane `l` of cell `a` (0 outside the memory).

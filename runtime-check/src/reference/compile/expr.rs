@@ -388,7 +388,11 @@ fn map1(dst: &[usize], a: &[usize], f: fn(f64) -> f64) -> Code {
     let pairs: Vec<(usize, usize)> = dst.iter().copied().zip(a.iter().copied()).collect();
     Box::new(move |m: &mut Machine| {
         for &(d, a) in &pairs {
-            let v = m.get(a).map(f);
+            let x = m.cell(a);
+            let mut v = [0.0; LANES];
+            for (o, &x) in v.iter_mut().zip(x) {
+                *o = f(x);
+            }
             let h = hazard::mark_non_finite(&v, m.hz(a));
             m.put(d, v, h);
         }
@@ -453,8 +457,8 @@ fn binary_code(op: BinaryOp, k: Kind, dst: &[usize], a: &[usize], b: &[usize]) -
 
 /// The result of `f` on two cells and the operands' flags ORed, NaN/Inf marked.
 #[inline(always)]
-fn apply2<F: Fn(f64, f64) -> f64>(m: &Machine, a: usize, b: usize, f: F) -> (Cell, Cell, Cell, Bits, Bits, Bits) {
-    let (x, y) = (m.get(a), m.get(b));
+fn apply2<F: Fn(f64, f64) -> f64>(m: &Machine, a: usize, b: usize, f: F) -> (&Cell, &Cell, Cell, Bits, Bits, Bits) {
+    let (x, y) = (m.cell(a), m.cell(b));
     let mut v = [0.0; LANES];
     for l in 0..LANES {
         v[l] = f(x[l], y[l]);
