@@ -391,8 +391,16 @@ pub fn lane(m: &Machine, a: usize, l: usize) -> (bool, bool) {
 /// Sets the hazard bit of every lane whose value in `v` is NaN or infinite.
 #[inline]
 pub fn mark_non_finite(v: &Cell, h: Bits) -> Bits {
-    // A branch-free test of the whole cell first: almost every value is finite.
-    if !v.iter().fold(false, |any, x| any | non_finite(*x)) {
+    // A branch-free test of the whole cell first: almost every value is finite. `x - x`
+    // is +0 for a finite `x` and NaN for an infinite or NaN one, so the sum of the four
+    // running sums is NaN exactly when some lane is not finite (four sums vectorise).
+    let mut sums = [0.0f64; 4];
+    for c in v.chunks_exact(4) {
+        for (s, &x) in sums.iter_mut().zip(c) {
+            *s += x - x;
+        }
+    }
+    if !(sums[0] + sums[1] + sums[2] + sums[3]).is_nan() {
         return h;
     }
     let mut h = h;
@@ -412,6 +420,17 @@ pub fn across_lanes(h: Bits) -> Bits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn non_finite_lanes_are_marked_wherever_they_are() {
+        let mut v: Cell = std::array::from_fn(|l| l as f64 * 1e300 - 3e301);
+        assert_eq!(mark_non_finite(&v, 0b10), 0b10, "every lane finite, huge values included");
+        v[5] = f64::NAN;
+        v[31] = f64::NEG_INFINITY;
+        v[30] = f64::INFINITY;
+        let want = (1 << 5) | (1 << 30) | (1 << 31) | 0b10;
+        assert_eq!(mark_non_finite(&v, 0b10), want);
+    }
 
     #[test]
     fn within_rounding() {

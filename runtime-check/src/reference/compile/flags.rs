@@ -252,16 +252,16 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
                 operands |= m.hz(s);
             }
             let mut h = approx | operands;
-            let v = m.get(t.dst);
+            let v = m.cell(t.dst);
             if chooses {
-                h = chosen_flags(m, t, &v, h);
+                h = chosen_flags(m, t, v, h);
             }
             if polynomial {
-                h = polynomial_exact(m, t, &v, h, operands);
+                h = polynomial_exact(m, t, v, h, operands);
             }
-            h = hazard::mark_non_finite(&v, h);
+            h = hazard::mark_non_finite(v, h);
             if !matches!(step, Step::None) {
-                let vals = t.args.map(|a| m.get(a));
+                let vals = t.args.map(|a| m.cell(a));
                 let flags = t.args.map(|a| m.hz(a));
                 // One lane's argument values (never a copy of the cells per lane).
                 let args = |l: usize| -> [f64; 4] { std::array::from_fn(|k| vals[k][l]) };
@@ -317,13 +317,14 @@ fn polynomial_exact(m: &Machine, t: &Target, v: &Cell, h: Bits, operands: Bits) 
 fn chosen_flags(m: &Machine, t: &Target, v: &Cell, h: Bits) -> Bits {
     // The operands' cells and flags, read once (`min`/`max`/`clamp`/`saturate` have at
     // most three).
-    let mut buf = [([0.0f64; LANES], 0 as Bits); 4];
+    let zero: &Cell = &[0.0; LANES];
+    let mut buf: [(&Cell, Bits); 4] = [(zero, 0); 4];
     let n = t.srcs.len();
     if n > buf.len() {
         return chosen_flags_of(m, t, v, h);
     }
     for (b, &s) in buf.iter_mut().zip(&t.srcs) {
-        *b = (m.get(s), m.hz(s));
+        *b = (m.cell(s), m.hz(s));
     }
     let srcs = &buf[..n];
     let mut out = h & HAZARD;
