@@ -619,32 +619,29 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
             let dst = c.alloc(elem);
             let base_loc = b.loc.clone();
             let d2 = dst.clone();
+            // `d2` are fresh cells, never among the base's: the element is gathered
+            // straight into them (lanes whose index is out of range keep 0).
             let gather: Code = Box::new(move |m: &mut Machine| {
                 let idx = m.get(icell);
                 let ih = m.hz(icell) & HAZARD;
-                // The element gathered on the stack for up to 16 cells.
-                let mut small = [([0.0f64; LANES], ih); 16];
-                let mut large: Vec<(Cell, Bits)> = Vec::new();
-                let out: &mut [(Cell, Bits)] = if elem <= small.len() {
-                    &mut small[..elem]
-                } else {
-                    large.resize(elem, ([0.0; LANES], ih));
-                    &mut large
-                };
+                for &d in &d2 {
+                    m.put(d, [0.0; LANES], ih);
+                }
                 for (l, &i) in idx.iter().enumerate() {
                     if i >= 0.0 && i < len as f64 {
                         let i = i as usize;
                         let bits = hazard_bit(l) | approx_bit(l);
-                        for (k, o) in out.iter_mut().enumerate() {
+                        for (k, &d) in d2.iter().enumerate() {
                             if let Some(&a) = base_loc.get(i * elem + k) {
-                                o.0[l] = m.mem.get(a).map_or(0.0, |c| c[l]);
-                                o.1 |= m.hz(a) & bits;
+                                let x = m.at(a, l);
+                                let h = m.hz(a) & bits;
+                                if let Some(c) = m.mem.get_mut(d) {
+                                    c[l] = x;
+                                }
+                                m.set_hz(d, m.hz(d) | h);
                             }
                         }
                     }
-                }
-                for (k, &(o, h)) in out.iter().enumerate() {
-                    m.put(d2[k], o, h);
                 }
             });
             Val { code: chain(b.code.into_iter().chain(iv.code).chain(icode).chain([gather]).collect()), loc: dst }
