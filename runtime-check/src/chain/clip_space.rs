@@ -65,37 +65,14 @@ pub fn to_vulkan_clip_space(module: &mut Module) -> Result<(), String> {
 /// `block` with every `return value;` replaced by the flipped value's computation and
 /// its return, recursively.
 fn rewrite_block(f: &mut Function, block: naga::Block, slot: Slot) -> naga::Block {
-    let mut out = naga::Block::with_capacity(block.len());
-    for (statement, span) in block.span_into_iter() {
-        let statement = match statement {
-            Statement::Return { value: Some(value) } => {
-                let (range, flipped) = flip(f, value, slot);
-                out.push(Statement::Emit(range), span);
-                Statement::Return { value: Some(flipped) }
-            }
-            Statement::Block(b) => Statement::Block(rewrite_block(f, b, slot)),
-            Statement::If { condition, accept, reject } => Statement::If {
-                condition,
-                accept: rewrite_block(f, accept, slot),
-                reject: rewrite_block(f, reject, slot),
-            },
-            Statement::Switch { selector, cases } => Statement::Switch {
-                selector,
-                cases: cases
-                    .into_iter()
-                    .map(|c| naga::SwitchCase { body: rewrite_block(f, c.body, slot), ..c })
-                    .collect(),
-            },
-            Statement::Loop { body, continuing, break_if } => Statement::Loop {
-                body: rewrite_block(f, body, slot),
-                continuing: rewrite_block(f, continuing, slot),
-                break_if,
-            },
-            other => other,
-        };
-        out.push(statement, span);
-    }
-    out
+    super::naga_blocks::rebuild(block, &mut |statement, span, out| match statement {
+        Statement::Return { value: Some(value) } => {
+            let (range, flipped) = flip(f, value, slot);
+            out.push(Statement::Emit(range), span);
+            out.push(Statement::Return { value: Some(flipped) }, span);
+        }
+        other => out.push(other, span),
+    })
 }
 
 /// Appends the expressions that build `value` with its position's `y` negated; returns

@@ -231,33 +231,10 @@ fn scan(
 
 /// `block` without the stores whose pointer is one of `targets`, recursively.
 fn without_stores(block: Block, targets: &[Handle<Expression>]) -> Block {
-    let mut out = Block::with_capacity(block.len());
-    for (s, span) in block.span_into_iter() {
-        let s = match s {
-            Statement::Store { pointer, .. } if targets.contains(&pointer) => continue,
-            Statement::Block(b) => Statement::Block(without_stores(b, targets)),
-            Statement::If { condition, accept, reject } => Statement::If {
-                condition,
-                accept: without_stores(accept, targets),
-                reject: without_stores(reject, targets),
-            },
-            Statement::Switch { selector, cases } => Statement::Switch {
-                selector,
-                cases: cases
-                    .into_iter()
-                    .map(|c| naga::SwitchCase { body: without_stores(c.body, targets), ..c })
-                    .collect(),
-            },
-            Statement::Loop { body, continuing, break_if } => Statement::Loop {
-                body: without_stores(body, targets),
-                continuing: without_stores(continuing, targets),
-                break_if,
-            },
-            other => other,
-        };
-        out.push(s, span);
-    }
-    out
+    super::naga_blocks::rebuild(block, &mut |s, span, out| match s {
+        Statement::Store { pointer, .. } if targets.contains(&pointer) => {}
+        other => out.push(other, span),
+    })
 }
 
 #[cfg(test)]

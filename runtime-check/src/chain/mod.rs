@@ -18,6 +18,8 @@
 //!   does not declare;
 //! - [`constant_locals`]: the function variables glslang fills with a whole constant
 //!   array before each indexed read become private globals (no copy per read);
+//! - [`naga_blocks`]: the one statement-by-statement rewrite of a naga body that the
+//!   module repairs above share;
 //! - [`image_io`]: PNG in and out (writes are atomic);
 //! - [`probe`]: what the device does where Vulkan leaves it free (its sRGB decode),
 //!   measured once per [`Gpu`] for the CPU reference.
@@ -35,6 +37,7 @@ pub mod constant_locals;
 pub mod device;
 pub mod fetch_offset;
 pub mod image_io;
+pub mod naga_blocks;
 pub mod pipeline;
 pub mod pre_emitted;
 pub mod predeclared;

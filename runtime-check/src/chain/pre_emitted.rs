@@ -38,45 +38,14 @@ fn in_function(f: &mut Function) -> usize {
 }
 
 fn split_block(block: Block, pre: &[bool], count: &mut usize) -> Block {
-    let mut out = Block::with_capacity(block.len());
-    for (s, span) in block.span_into_iter() {
-        match s {
-            Statement::Emit(range) => {
-                for r in split_range(range, pre, count) {
-                    out.push(Statement::Emit(r), span);
-                }
+    super::naga_blocks::rebuild(block, &mut |s, span, out| match s {
+        Statement::Emit(range) => {
+            for r in split_range(range, pre, count) {
+                out.push(Statement::Emit(r), span);
             }
-            Statement::Block(b) => out.push(Statement::Block(split_block(b, pre, count)), span),
-            Statement::If { condition, accept, reject } => out.push(
-                Statement::If {
-                    condition,
-                    accept: split_block(accept, pre, count),
-                    reject: split_block(reject, pre, count),
-                },
-                span,
-            ),
-            Statement::Switch { selector, cases } => out.push(
-                Statement::Switch {
-                    selector,
-                    cases: cases
-                        .into_iter()
-                        .map(|c| naga::SwitchCase { body: split_block(c.body, pre, count), ..c })
-                        .collect(),
-                },
-                span,
-            ),
-            Statement::Loop { body, continuing, break_if } => out.push(
-                Statement::Loop {
-                    body: split_block(body, pre, count),
-                    continuing: split_block(continuing, pre, count),
-                    break_if,
-                },
-                span,
-            ),
-            other => out.push(other, span),
         }
-    }
-    out
+        other => out.push(other, span),
+    })
 }
 
 /// The runs of `range` that are not pre-emitted (the range itself when none is).
