@@ -279,6 +279,10 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         // The reference's own output of a pass whose output later passes read from
         // `job.replaced` instead (last frame only).
         let mut own: Vec<Option<RgbaF32Image>> = Vec::new();
+        // The history frames that do not exist yet, one transparent image shared by all
+        // passes of the frame (made on first use).
+        let blank: std::cell::OnceCell<Arc<MipChain>> = std::cell::OnceCell::new();
+        let transparent = || Arc::new(MipChain::single(RgbaF32Image::transparent(input.width, input.height)));
         for (i, pp) in chain.passes.iter().enumerate() {
             let read = |r: Resource| pp.read(r).map_or(Sampling::DEFAULT, |t| t.sampling);
             let orig_s = read(Resource::Original);
@@ -287,10 +291,9 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             } else {
                 texture(&outputs[i - 1], read(Resource::PassOutput(i - 1)))
             };
-            let transparent = || Arc::new(MipChain::single(RgbaF32Image::transparent(input.width, input.height)));
             let prev = (1..=7)
                 .map(|k| {
-                    let img = history.get(k - 1).cloned().unwrap_or_else(transparent);
+                    let img = history.get(k - 1).cloned().unwrap_or_else(|| blank.get_or_init(transparent).clone());
                     texture(&img, Sampling { mipmap: false, ..orig_s })
                 })
                 .collect();
@@ -361,24 +364,31 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         history.truncate(8);
         // Every pass's output is returned for the last frame only.
         let last_frame = f + 1 == job.frame_count;
-        let passes = outputs
-            .iter()
-            .take(if last_frame { n } else { 0 })
-            .zip(&chain.passes)
-            .enumerate()
-            .filter_map(|(i, (o, pp))| {
-                o.base().map(|b| PassOutput {
-                    image: own.get_mut(i).and_then(Option::take).unwrap_or_else(|| b.clone()),
-                    hazard: level0_hazard(o),
+        let mut passes = Vec::with_capacity(if last_frame { n } else { 0 });
+        for (i, (o, pp)) in outputs.into_iter().zip(&chain.passes).enumerate() {
+            // Only the feedback pass's output is read in the next frame.
+            if feedback_pass == Some(i) {
+                feedback[i] = Some(o.clone());
+            }
+            if !last_frame {
+                continue;
+            }
+            let hazard = level0_hazard(&o);
+            // The pass's level 0, moved out when nothing else holds the chain.
+            let image = match own.get_mut(i).and_then(Option::take) {
+                Some(image) => Some(image),
+                None => match Arc::try_unwrap(o) {
+                    Ok(chain) => chain.levels.into_iter().next(),
+                    Err(shared) => shared.base().cloned(),
+                },
+            };
+            if let Some(image) = image {
+                passes.push(PassOutput {
+                    image,
+                    hazard,
                     storage: storage(pp.format),
                     conversions: job.conversions.clone(),
-                })
-            })
-            .collect();
-        // Only the feedback pass's output is read in the next frame.
-        for (i, o) in outputs.into_iter().enumerate() {
-            if feedback_pass == Some(i) {
-                feedback[i] = Some(o);
+                });
             }
         }
         last = Some(PresetOutput { image: result, hazard: result_hazard, passes });

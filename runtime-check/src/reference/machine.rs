@@ -139,6 +139,9 @@ pub struct Machine {
     /// rule): all 0 except under [`LaneShape::Perturbed`] ([`PERTURBATIONS`] in each
     /// group).
     pub perturbation: Cell,
+    /// Whether any lane of [`Machine::perturbation`] is non-zero (set with it by
+    /// [`Machine::perturb`]): the operators test it once per call, not per lane.
+    pub perturbed: bool,
 }
 
 impl Machine {
@@ -158,7 +161,14 @@ impl Machine {
             loop_cap: 1 << 16,
             error: None,
             perturbation: [0.0; LANES],
+            perturbed: false,
         }
+    }
+
+    /// Puts the lanes under the precision rule's perturbations ([`perturbed_lanes`]).
+    pub fn perturb(&mut self) {
+        self.perturbation = perturbed_lanes();
+        self.perturbed = true;
     }
 
     /// Lanes not stopped by return, break, continue or discard.
@@ -242,7 +252,7 @@ impl Machine {
     /// Lanes whose cell is non-zero (a bool condition), within `ALL_LANES`.
     #[inline]
     pub fn truth(&self, a: usize) -> Bits {
-        let c = self.get(a);
+        let c = self.cell(a);
         let mut m = 0;
         for (l, v) in c.iter().enumerate() {
             m |= Bits::from(*v != 0.0) << l;

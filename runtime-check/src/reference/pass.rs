@@ -26,7 +26,7 @@ use super::compile::{compile, Compiled};
 use super::hazard::{self, approx_bit, APPROX, HAZARD};
 use super::image::RgbaF32Image;
 use super::inputs::PassInputs;
-use super::machine::{perturbed_lanes, splat, Bits, Cell, LaneShape, Machine, LANES, QUADS};
+use super::machine::{splat, Bits, Cell, LaneShape, Machine, LANES, QUADS};
 use crate::codes;
 use grammar::Diagnostic;
 use rayon::prelude::*;
@@ -497,7 +497,7 @@ impl Fragments<'_> {
                 };
                 // Under the precision rule an interpolated value moves by an ulp of the
                 // vertex values feeding it.
-                if let Some(vals) = vals.filter(|_| m.perturbation != [0.0; LANES]) {
+                if let Some(vals) = vals.filter(|_| m.perturbed) {
                     for (i, q) in batch.iter().enumerate() {
                         for l in 0..4 {
                             let gl = 4 * i + l;
@@ -626,7 +626,7 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
     // Under the precision rule each "quad" is one pixel, its lanes perturbed apart.
     let quad = if inp.precision {
         m.shape = LaneShape::Perturbed;
-        m.perturbation = perturbed_lanes();
+        m.perturb();
         1
     } else {
         2
@@ -642,11 +642,12 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
         .par_iter()
         .map_init(|| m.clone(), |m, &qy| frags.row(m, qy))
         .collect::<Vec<Result<QuadRow, Diagnostic>>>();
-    let mut image = RgbaF32Image::transparent(width, height);
-    let mut hazard = Vec::with_capacity(width as usize * height as usize);
-    image.pixels.clear();
-    let mut perturbed = if inp.precision { vec![RgbaF32Image::transparent(width, height); 3] } else { Vec::new() };
-    perturbed.iter_mut().for_each(|p| p.pixels.clear());
+    // Filled row by row below (never zeroed first: these are the largest buffers).
+    let n = width as usize * height as usize;
+    let empty = || RgbaF32Image { width, height, pixels: Vec::with_capacity(n) };
+    let mut image = empty();
+    let mut hazard = Vec::with_capacity(n);
+    let mut perturbed: Vec<RgbaF32Image> = if inp.precision { (0..3).map(|_| empty()).collect() } else { Vec::new() };
     for row in rows {
         let row = row.map_err(|e| vec![e])?;
         image.pixels.extend(row.pixels);

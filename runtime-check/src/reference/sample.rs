@@ -40,6 +40,10 @@ pub struct BoundTexture {
 /// Wraps an integer texel coordinate; `None` means the border.
 pub fn wrap(i: i64, size: u32, mode: WrapMode) -> Option<u32> {
     let n = i64::from(size.max(1));
+    // Inside the texture every mode reads the texel itself (and no division is made).
+    if (0..n).contains(&i) {
+        return Some(i as u32);
+    }
     let r = match mode {
         WrapMode::ClampToBorder => {
             if i < 0 || i >= n {
@@ -96,10 +100,20 @@ fn sample_level(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerSt
     let (x, y) = (u * w - 0.5, v * h - 0.5);
     let (x0, y0) = (texel_index(x), texel_index(y));
     let (fx, fy) = ((x - hazard::floor(x)) as f32, (y - hazard::floor(y)) as f32);
-    let t00 = fetch_wrapped(chain, level, x0, y0, state.wrap);
-    let t10 = fetch_wrapped(chain, level, x0 + 1, y0, state.wrap);
-    let t01 = fetch_wrapped(chain, level, x0, y0 + 1, state.wrap);
-    let t11 = fetch_wrapped(chain, level, x0 + 1, y0 + 1, state.wrap);
+    let (iw, ih) = (i64::from(img.width), i64::from(img.height));
+    let (t00, t10, t01, t11) = if x0 >= 0 && y0 >= 0 && x0 + 1 < iw && y0 + 1 < ih {
+        // The whole footprint inside the level: the four texels read directly (what
+        // the wrapped reads give there).
+        let at = |x: i64, y: i64| img.pixels.get((y * iw + x) as usize).copied().unwrap_or([0.0; 4]);
+        (at(x0, y0), at(x0 + 1, y0), at(x0, y0 + 1), at(x0 + 1, y0 + 1))
+    } else {
+        (
+            fetch_wrapped(chain, level, x0, y0, state.wrap),
+            fetch_wrapped(chain, level, x0 + 1, y0, state.wrap),
+            fetch_wrapped(chain, level, x0, y0 + 1, state.wrap),
+            fetch_wrapped(chain, level, x0 + 1, y0 + 1, state.wrap),
+        )
+    };
     let mut out = [0.0f32; 4];
     for c in 0..4 {
         let top = t00[c] * (1.0 - fx) + t10[c] * fx;

@@ -39,7 +39,7 @@ pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
     let idx = component_cells(args, dst, zero);
     Box::new(move |m: &mut Machine| {
         for &(d, a) in &idx {
-            let cells = [m.get(a[0]), m.get(a[1]), m.get(a[2]), m.get(a[3])];
+            let cells = [m.cell(a[0]), m.cell(a[1]), m.cell(a[2]), m.cell(a[3])];
             let mut o = [0.0; LANES];
             for (l, ol) in o.iter_mut().enumerate() {
                 *ol = f([cells[0][l], cells[1][l], cells[2][l], cells[3][l]]);
@@ -63,7 +63,7 @@ where
     Box::new(move |m: &mut Machine| {
         let p = m.perturbation;
         for &(d, a) in &idx {
-            let cells = [m.get(a[0]), m.get(a[1]), m.get(a[2]), m.get(a[3])];
+            let cells = [m.cell(a[0]), m.cell(a[1]), m.cell(a[2]), m.cell(a[3])];
             let mut o = [0.0; LANES];
             for (l, ol) in o.iter_mut().enumerate() {
                 let x = [cells[0][l], cells[1][l], cells[2][l], cells[3][l]];
@@ -743,10 +743,10 @@ fn library<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
 /// binary32 result by an ulp ([`hazard::nudge`]); nothing otherwise.
 fn nudge_approximate(dst: Vec<usize>) -> Code {
     Box::new(move |m: &mut Machine| {
-        let p = m.perturbation;
-        if p == [0.0; LANES] {
+        if !m.perturbed {
             return;
         }
+        let p = m.perturbation;
         for &d in &dst {
             let (mut v, h) = (m.get(d), m.hz(d));
             for (l, x) in v.iter_mut().enumerate() {

@@ -476,7 +476,7 @@ where
     R: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
 {
     Box::new(move |m: &mut Machine| {
-        let perturbed = m.perturbation != [0.0; LANES];
+        let perturbed = m.perturbed;
         for &(d, a, b) in &triples {
             let (x, y, mut v, _, _, mut h) = apply2(m, a, b, f);
             let mut inexact: Bits = 0;
@@ -624,6 +624,20 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
             let gather: Code = Box::new(move |m: &mut Machine| {
                 let idx = m.get(icell);
                 let ih = m.hz(icell) & HAZARD;
+                // One index in every lane (a loop counter, a constant): whole cells move,
+                // the same values and flags as lane by lane.
+                let i0 = idx[0];
+                if idx.iter().all(|&i| i == i0) && i0 >= 0.0 && i0 < len as f64 {
+                    let i = i0 as usize;
+                    for (k, &d) in d2.iter().enumerate() {
+                        let (v, h) = match base_loc.get(i * elem + k) {
+                            Some(&a) => (*m.cell(a), m.hz(a)),
+                            None => ([0.0; LANES], 0),
+                        };
+                        m.put(d, v, ih | h);
+                    }
+                    return;
+                }
                 for &d in &d2 {
                     m.put(d, [0.0; LANES], ih);
                 }

@@ -10,7 +10,7 @@
 //! and [`super::builtins`]); this module never changes a value. Never panics.
 
 use crate::reference::hazard::{self, approx_bit, hazard_bit, APPROX, HAZARD};
-use crate::reference::machine::{Bits, Cell, Code, Machine, LANES};
+use crate::reference::machine::{Bits, Cell, Code, Machine, ALL_LANES, LANES};
 use translator::ir::Builtin as B;
 
 /// Functions whose result both sides compute bit for bit from the same operands (the
@@ -287,28 +287,59 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
 /// the binary32 result equal to the sum of products computed exactly. `operands` is
 /// the OR of the operands' flags.
 fn polynomial_exact(m: &Machine, t: &Target, v: &Cell, h: Bits, operands: Bits) -> Bits {
-    let mut out = h;
-    if operands & APPROX == APPROX {
-        return out;
+    // The lanes whose operands are all exact: only they can be cleared.
+    let exact_operands = !(operands >> LANES) & ALL_LANES;
+    if exact_operands == 0 {
+        return h;
     }
-    for (l, &r) in v.iter().enumerate() {
-        let bit = approx_bit(l);
-        if operands & bit != 0 {
-            continue;
+    let mut integral = exact_operands;
+    for &s in &t.srcs {
+        if integral == 0 {
+            break;
         }
-        let integral = t.srcs.iter().all(|&s| {
-            let x = m.at(s, l);
-            hazard::is_integer(x) && x.abs() < 16_777_216.0
-        });
-        let exact_dot = t.dot.as_ref().is_some_and(|(a, b)| {
+        integral &= small_integer_lanes(m.cell(s));
+    }
+    let mut out = h;
+    let mut rest = exact_operands;
+    for l in lanes(integral) {
+        if hazard::is_integer(v[l]) {
+            out &= !approx_bit(l);
+            rest &= !(1 << l);
+        }
+    }
+    if let Some((a, b)) = &t.dot {
+        for l in lanes(rest) {
             let sum: f64 = a.iter().zip(b).map(|(&x, &y)| m.at(x, l) * m.at(y, l)).sum();
-            sum == r
-        });
-        if (integral && hazard::is_integer(r)) || exact_dot {
-            out &= !bit;
+            if sum == v[l] {
+                out &= !approx_bit(l);
+            }
         }
     }
     out
+}
+
+/// The lanes of `c` holding an integer of magnitude below 2^24 (`|x| + 2^52 - 2^52`
+/// rounds `|x|` to an integer exactly, so it equals `|x|` exactly for the integers; a
+/// test over all lanes at once, where a per-lane conversion would not vectorise).
+fn small_integer_lanes(c: &Cell) -> Bits {
+    const TWO_52: f64 = 4_503_599_627_370_496.0;
+    let mut out: Bits = 0;
+    for (l, &x) in c.iter().enumerate() {
+        let a = x.abs();
+        out |= Bits::from(a < 16_777_216.0 && (a + TWO_52) - TWO_52 == a) << l;
+    }
+    out
+}
+
+/// The lanes set in `b`, lowest first.
+fn lanes(mut b: Bits) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (b != 0).then(|| {
+            let l = b.trailing_zeros() as usize;
+            b &= b - 1;
+            l
+        })
+    })
 }
 
 /// The flags of a `min`/`max`/`clamp`/`saturate` result: per lane, the approximate bit
@@ -383,4 +414,44 @@ fn chosen_flags_of(m: &Machine, t: &Target, v: &Cell, h: Bits) -> Bits {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_integer_lanes_agree_with_the_scalar_test() {
+        let values = [
+            0.0,
+            -0.0,
+            1.0,
+            -3.0,
+            0.5,
+            -2.5,
+            16_777_215.0,
+            16_777_216.0,
+            -16_777_215.0,
+            1e-300,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            4_503_599_627_370_497.0,
+            0.999_999_999_999_999_9,
+            8_388_607.5,
+        ];
+        let cell: Cell = std::array::from_fn(|l| values[l % values.len()] * if l >= 16 { -1.0 } else { 1.0 });
+        let want = (0..LANES)
+            .filter(|&l| hazard::is_integer(cell[l]) && cell[l].abs() < 16_777_216.0)
+            .fold(0, |b, l| b | 1 << l);
+        assert_eq!(small_integer_lanes(&cell), want);
+        assert_eq!(want.count_ones(), 12, "the sample has integers and non-integers on both sides");
+    }
+
+    #[test]
+    fn lanes_lists_the_set_bits_in_order() {
+        assert_eq!(lanes(0b1010_0001).collect::<Vec<_>>(), vec![0, 5, 7]);
+        assert_eq!(lanes(1 << 31).collect::<Vec<_>>(), vec![31]);
+        assert_eq!(lanes(0).count(), 0);
+    }
 }
