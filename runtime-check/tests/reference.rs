@@ -623,6 +623,82 @@ mod corpus {
         render_with(name, viewport, frames, &[]).image
     }
 
+    /// Renders preset `cgp` (with its shader `cg`, from memory) over `frames`, returning
+    /// the top-left pixel of the last frame.
+    fn render_frames(cgp: &str, cg: &str, frames: &[RgbaF32Image], frame_count: usize) -> [f32; 4] {
+        let fs = grammar::MemoryFs::new().with("/m/p.cgp", cgp).with("/m/s.cg", cg);
+        let mut sources = SourceMap::new();
+        let (Some(p), d) = translator::preset::load_cgp(&mut sources, std::path::Path::new("/m/p.cgp"), &fs) else {
+            panic!("cannot load the preset");
+        };
+        assert!(d.iter().all(|d| d.severity != grammar::Severity::Error), "{d:#?}");
+        let job = PresetRender {
+            preset: &p,
+            fs: &fs,
+            frames,
+            viewport: (4, 4),
+            frame_count,
+            parameters: &[],
+            luts: None,
+            conversions: Default::default(),
+            precision: false,
+            replaced: &[],
+        };
+        let out = render_preset_detailed(&mut sources, &job).unwrap_or_else(|d| panic!("{d:#?}"));
+        out.image.get(0, 0).unwrap_or_default()
+    }
+
+    const PASSTHROUGH_VERTEX: &str = "void main_vertex(float4 position : POSITION, float2 tex : TEXCOORD0, \
+        uniform float4x4 modelViewProj, out float4 oPosition : POSITION, out float2 oTex : TEXCOORD0) \
+        { oPosition = mul(modelViewProj, position); oTex = tex; }\n";
+
+    /// The history is the chain's input of earlier frames: the last frame alone is
+    /// rendered, yet `PREV1` is the input of two frames back, and a history deeper than
+    /// the frames so far is transparent black.
+    #[test]
+    fn history_reads_the_inputs_of_earlier_frames() {
+        let solid = |c: [f32; 4]| RgbaF32Image::filled(2, 2, c);
+        let frames = [solid([1.0, 0.0, 0.0, 1.0]), solid([0.0, 1.0, 0.0, 1.0]), solid([0.0, 0.0, 1.0, 1.0])];
+        let cgp = "shaders = 1\nshader0 = s.cg\n";
+        let reading = |name: &str| {
+            format!(
+                "struct prev {{ float2 tex_coord; uniform sampler2D texture; }};\n{PASSTHROUGH_VERTEX}\
+                 float4 main_fragment(float2 tex : TEXCOORD0, uniform prev {name}) : COLOR \
+                 {{ return tex2D({name}.texture, tex); }}\n"
+            )
+        };
+        // Frame 3 (the fourth) shows frame 1's input two frames back: green.
+        assert_eq!(render_frames(cgp, &reading("PREV1"), &frames, 4), [0.0, 1.0, 0.0, 1.0]);
+        // PREV is frame 2's input: blue.
+        assert_eq!(render_frames(cgp, &reading("PREV"), &frames, 4), [0.0, 0.0, 1.0, 1.0]);
+        // PREV6 would be frame -4: transparent black.
+        assert_eq!(render_frames(cgp, &reading("PREV6"), &frames, 4), [0.0, 0.0, 0.0, 0.0]);
+    }
+
+    /// A feedback pass accumulates over the frames: the earlier frames render it (and
+    /// the passes before it), so the last frame reads their result.
+    #[test]
+    fn feedback_accumulates_over_the_earlier_frames() {
+        let cgp = "shaders = 2\nfeedback_pass = 0\nshader0 = s.cg\nfloat_framebuffer0 = true\n\
+                   scale_type0 = source\nshader1 = s.cg\n";
+        // Pass 0: half the input plus half of its previous output; pass 1 (which also
+        // reads FEEDBACK, the same image) shows its input.
+        let cg = format!(
+            "struct feedback {{ uniform sampler2D texture; }};\n{PASSTHROUGH_VERTEX}\
+             float4 main_fragment(float2 tex : TEXCOORD0, uniform sampler2D s : TEXUNIT0, uniform feedback FEEDBACK) \
+             : COLOR {{ return 0.5 * tex2D(s, tex) + 0.5 * tex2D(FEEDBACK.texture, tex); }}\n"
+        );
+        let white = RgbaF32Image::filled(2, 2, [1.0; 4]);
+        let black = RgbaF32Image::filled(2, 2, [0.0, 0.0, 0.0, 1.0]);
+        let frames = [white, black.clone(), black];
+        // Pass 0: frame 0 0.5 (no feedback yet), frame 1 0.25, frame 2 0.125; pass 1 of
+        // frame 2: 0.5 * 0.125 + 0.5 * 0.125 (its FEEDBACK is pass 0's previous output,
+        // 0.25) = 0.0625 + 0.125.
+        let got = render_frames(cgp, &cg, &frames, 3);
+        let want = 0.5 * 0.125 + 0.5 * 0.25;
+        assert!((got[0] - want).abs() <= 0.5 / 255.0, "{got:?} against {want}");
+    }
+
     /// With `replaced`, later passes read the given outputs instead of the reference's
     /// own, while each pass still reports its own output (the isolated comparison of a
     /// failing preset reads the GPU's outputs this way).

@@ -168,22 +168,39 @@ pub struct PresetOutput {
     pub passes: Vec<PassOutput>,
 }
 
-/// The first frame whose rendering can change the last one's output: frame 0 when a
-/// pass reads the history or a feedback image (state carried between frames), else the
-/// last frame itself. Every other input of a frame (its image, `FrameCount`, sizes) is
-/// computed from its index alone, so skipping the earlier frames is exact.
+/// History images a pass can read: `PREV` to `PREV6`.
+const HISTORY_DEPTH: usize = 7;
+
+/// The first frame the render visits: frame 0 when a pass reads a feedback image (a
+/// pass output carried between frames), the [`HISTORY_DEPTH`] frames before the last
+/// when a pass reads the history (their input frames only: the history is the chain's
+/// input, nothing of theirs is rendered), else the last frame itself. Every other input
+/// of a frame (its image, `FrameCount`, sizes) is computed from its index alone, so
+/// skipping the earlier frames is exact.
 fn first_frame(spec: &ChainSpec, frame_count: usize) -> usize {
-    let stateful =
-        spec.passes.iter().any(|p| p.reads.iter().any(|r| matches!(r, Resource::History(_) | Resource::Feedback(_))));
-    if stateful {
+    let reads = |which: fn(&Resource) -> bool| spec.passes.iter().any(|p| p.reads.iter().any(which));
+    let last = frame_count.saturating_sub(1);
+    if reads(|r| matches!(r, Resource::Feedback(_))) {
         0
+    } else if reads(|r| matches!(r, Resource::History(_))) {
+        last.saturating_sub(HISTORY_DEPTH)
     } else {
-        frame_count.saturating_sub(1)
+        last
     }
 }
 
-/// Renders `job.frame_count` frames of the preset (only the last when no pass reads
-/// state carried between frames, see [`first_frame`]); returns the last frame's output at
+/// How many passes of frame `f` are rendered: all of the last frame; of an earlier one,
+/// those up to the feedback pass (the only output a later frame reads), none without.
+fn passes_of_frame(f: usize, frame_count: usize, feedback_pass: Option<usize>, n: usize) -> usize {
+    if f + 1 == frame_count {
+        n
+    } else {
+        feedback_pass.map_or(0, |fp| (fp + 1).min(n))
+    }
+}
+
+/// Renders `job.frame_count` frames of the preset (of the earlier frames only what the
+/// last one reads, see [`first_frame`] and [`passes_of_frame`]); returns the last frame's output at
 /// viewport size (8-bit quantised, as the swapchain stores it).
 /// Its diagnostics' spans belong to a source map of its own: use
 /// [`render_preset_detailed`] to print them.
@@ -283,7 +300,8 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         // passes of the frame (made on first use).
         let blank: std::cell::OnceCell<Arc<MipChain>> = std::cell::OnceCell::new();
         let transparent = || Arc::new(MipChain::single(RgbaF32Image::transparent(input.width, input.height)));
-        for (i, pp) in chain.passes.iter().enumerate() {
+        let rendered_passes = passes_of_frame(f, job.frame_count, feedback_pass, n);
+        for (i, pp) in chain.passes.iter().enumerate().take(rendered_passes) {
             let read = |r: Resource| pp.read(r).map_or(Sampling::DEFAULT, |t| t.sampling);
             let orig_s = read(Resource::Original);
             let source = if i == 0 {
@@ -339,6 +357,18 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
                 if pp.mipmapped { MipChain::generate(image, fmt, &job.conversions) } else { MipChain::single(image) };
             outputs.push(Arc::new(chain_img.with_hazard(hazard)));
         }
+        if f + 1 < job.frame_count {
+            // An earlier frame leaves its input to the history and its feedback pass's
+            // output to the next frame, nothing else.
+            history.insert(0, original);
+            history.truncate(HISTORY_DEPTH + 1);
+            if let Some(fp) = feedback_pass {
+                if let Some(o) = outputs.into_iter().nth(fp) {
+                    feedback[fp] = Some(o);
+                }
+            }
+            continue;
+        }
         let mut result = outputs.last().and_then(|o| o.base().cloned()).ok_or_else(|| err("the chain has no pass"))?;
         let mut result_storage = chain.passes.last().map_or(StorageFormat::Unorm8, |p| storage(p.format));
         let last_pass = outputs.last();
@@ -360,19 +390,9 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         }
         // What the viewport holds is read back as bytes, not sampled.
         let result = as_stored(&result, result_storage, &job.conversions);
-        history.insert(0, original);
-        history.truncate(8);
-        // Every pass's output is returned for the last frame only.
-        let last_frame = f + 1 == job.frame_count;
-        let mut passes = Vec::with_capacity(if last_frame { n } else { 0 });
+        // Every pass's output of the last frame.
+        let mut passes = Vec::with_capacity(n);
         for (i, (o, pp)) in outputs.into_iter().zip(&chain.passes).enumerate() {
-            // Only the feedback pass's output is read in the next frame.
-            if feedback_pass == Some(i) {
-                feedback[i] = Some(o.clone());
-            }
-            if !last_frame {
-                continue;
-            }
             let hazard = level0_hazard(&o);
             // The pass's level 0, moved out when nothing else holds the chain.
             let image = match own.get_mut(i).and_then(Option::take) {

@@ -460,11 +460,16 @@ fn binary_code(op: BinaryOp, k: Kind, dst: &[usize], a: &[usize], b: &[usize]) -
 fn apply2<F: Fn(f64, f64) -> f64>(m: &Machine, a: usize, b: usize, f: F) -> (&Cell, &Cell, Cell, Bits, Bits, Bits) {
     let (x, y) = (m.cell(a), m.cell(b));
     let mut v = [0.0; LANES];
+    // The finiteness test rides in the same loop as the operation (one pass over the
+    // lanes, vectorised together); the lanes are only told apart when one is not.
+    let mut finite = true;
     for l in 0..LANES {
-        v[l] = f(x[l], y[l]);
+        let r = f(x[l], y[l]);
+        v[l] = r;
+        finite &= r.abs() <= f64::MAX;
     }
     let (ha, hb) = (m.hz(a), m.hz(b));
-    let h = hazard::mark_non_finite(&v, ha | hb);
+    let h = if finite { ha | hb } else { hazard::mark_non_finite(&v, ha | hb) };
     (x, y, v, ha, hb, h)
 }
 
