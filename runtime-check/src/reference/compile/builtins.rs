@@ -107,7 +107,7 @@ pub(crate) fn lanewise<F: Fn(&LaneBuf, &mut [f64; 16]) + Send + Sync + 'static>(
 }
 
 fn frac_r<R: Fn(f64) -> f64>(r: R, x: f64) -> f64 {
-    r(x - x.floor())
+    r(x - hazard::floor(x))
 }
 
 fn dot_r<R: Fn(f64) -> f64>(r: R, a: &[f64], b: &[f64]) -> f64 {
@@ -341,7 +341,7 @@ fn library<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
             let t = saturate([r(r(a[2] - a[0]) / r(a[1] - a[0])), 0.0, 0.0, 0.0]);
             r(r(t * t) * r(3.0 - r(2.0 * t)))
         })),
-        B::Floor => Some(cw(locs, dst, z, |a| a[0].floor())),
+        B::Floor => Some(cw(locs, dst, z, |a| hazard::floor(a[0]))),
         B::Ceil => Some(cw(locs, dst, z, |a| a[0].ceil())),
         B::Trunc => Some(cw(locs, dst, z, |a| a[0].trunc())),
         B::Round => Some(cw(locs, dst, z, |a| a[0].round_ties_even())),

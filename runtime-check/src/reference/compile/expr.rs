@@ -12,7 +12,7 @@
 
 use super::{builtins, chain, Compiler, Frame};
 use crate::reference::hazard::{self, approx_bit, hazard_bit, HAZARD};
-use crate::reference::machine::{Bits, Cell, Code, Machine, LANES};
+use crate::reference::machine::{Bits, Cell, Code, LaneShape, Machine, LANES};
 use crate::reference::ops::{self, kind, Kind};
 use std::sync::Arc;
 use translator::ir::{BinaryOp, Expr, ExprKind, Handle, IncDec, Literal, ParamDir, Type, Var};
@@ -545,7 +545,9 @@ fn map2<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(
                         h |= hazard_bit(l);
                     }
                 }
-                h |= hazard::split(m, &std::array::from_fn(|l| (x[l] / y[l]).floor()));
+                if matches!(m.shape, LaneShape::Perturbed) {
+                    h |= hazard::split(m, &std::array::from_fn(|l| hazard::floor(x[l] / y[l])));
+                }
                 m.put(d, v, h);
             }
         }),

@@ -10,7 +10,7 @@
 //! and [`super::builtins`]); this module never changes a value. Never panics.
 
 use crate::reference::hazard::{self, approx_bit, hazard_bit, APPROX, HAZARD};
-use crate::reference::machine::{Bits, Cell, Code, Machine, ALL_LANES, LANES};
+use crate::reference::machine::{Bits, Cell, Code, LaneShape, Machine, ALL_LANES, LANES};
 use translator::ir::Builtin as B;
 
 /// Functions whose result both sides compute bit for bit from the same operands (the
@@ -194,8 +194,8 @@ fn decided(step: Step, v: [f64; 4], ap: [bool; 4]) -> bool {
 fn outcome(step: Step, v: [f64; 4], r: f64) -> f64 {
     match step {
         Step::None => 0.0,
-        Step::Integer => v[0].floor(),
-        Step::Half => (v[0] + 0.5).floor(),
+        Step::Integer => hazard::floor(v[0]),
+        Step::Half => hazard::floor(v[0] + 0.5),
         Step::Edge | Step::Compare => r,
         Step::Quotient => (v[0] / v[1]).floor(),
     }
@@ -265,14 +265,20 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
                 let flags = t.args.map(|a| m.hz(a));
                 // One lane's argument values (never a copy of the cells per lane).
                 let args = |l: usize| -> [f64; 4] { std::array::from_fn(|k| vals[k][l]) };
-                for l in 0..LANES {
+                // Only a lane with an approximate argument can be decided near its
+                // step (a quotient's exactness is its own question: every lane).
+                let approx_lanes = flags.iter().fold(0, |a, f| a | f >> LANES) & ALL_LANES;
+                let candidates = if matches!(step, Step::Quotient) { ALL_LANES } else { approx_lanes };
+                for l in lanes(candidates) {
                     let ap = flags.map(|f| f & approx_bit(l) != 0);
                     if decided(step, args(l), ap) {
                         h |= hazard_bit(l);
                     }
                 }
-                let outcome: Cell = std::array::from_fn(|l| outcome(step, args(l), v[l]));
-                h |= hazard::split(m, &outcome);
+                if matches!(m.shape, LaneShape::Perturbed) {
+                    let outcome: Cell = std::array::from_fn(|l| outcome(step, args(l), v[l]));
+                    h |= hazard::split(m, &outcome);
+                }
             }
             if decides {
                 h &= HAZARD;
