@@ -108,14 +108,22 @@ pub struct Plan {
 /// Plans the migration of `roots`, validating every translation when `validate` is
 /// set. `progress(done, total)` is called after each source file is translated.
 pub fn plan(roots: &[Root], fs: &dyn FileSystem, validate: bool, progress: &(dyn Fn(usize, usize) + Sync)) -> Plan {
-    let loaded = presets::load(roots, fs);
-    let requests = jobs::requests(roots, &loaded);
-    let all: Vec<jobs::Job> = requests.iter().map(|r| r.job.clone()).collect();
-    let outcomes = translate::translate_all(&all, fs, validate, progress);
-    let grouped = shaders::group(&requests, &outcomes);
-    let mut plan = Plan { shaders: grouped.shaders, ..Plan::default() };
-    presets::assemble(loaded, &grouped.output_of, &mut plan);
-    plan
+    std::thread::scope(|scope| {
+        // glslang's first compile of a stage builds its built-in symbol tables under a
+        // process-wide lock that stalls every other compile: built here, beside the
+        // preset loading, which needs no glslang.
+        if validate {
+            scope.spawn(runtime_check::validate::glslang::warm_up);
+        }
+        let loaded = presets::load(roots, fs);
+        let requests = jobs::requests(roots, &loaded);
+        let all: Vec<jobs::Job> = requests.iter().map(|r| r.job.clone()).collect();
+        let outcomes = translate::translate_all(&all, fs, validate, progress);
+        let grouped = shaders::group(&requests, &outcomes);
+        let mut plan = Plan { shaders: grouped.shaders, ..Plan::default() };
+        presets::assemble(loaded, &grouped.output_of, &mut plan);
+        plan
+    })
 }
 
 #[cfg(test)]

@@ -76,6 +76,15 @@ pub fn compile(text: &str, stage: Stage) -> Outcome {
     result
 }
 
+/// Builds glslang's built-in symbol tables of both stages now. Its first compile of a
+/// stage builds them under a process-wide lock, stalling every other compile meanwhile;
+/// a caller runs this on a thread of its own while it does work that needs no glslang.
+pub fn warm_up() {
+    for stage in [Stage::Vertex, Stage::Fragment] {
+        let _ = compile_uncached("#version 450\nvoid main() {}\n", stage);
+    }
+}
+
 /// What [`compile`] returns.
 type Outcome = Result<Vec<u32>, Vec<Message>>;
 
