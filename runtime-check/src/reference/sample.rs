@@ -229,6 +229,79 @@ pub fn sample_hazard(tex: &BoundTexture, u: f64, v: f64, lod: f64, approx: (bool
     (h, true)
 }
 
+/// [`sample`] and [`sample_hazard`] at the same arguments in one read: the value, its
+/// hazard and whether it is approximate, exactly what the two give (each level's texel
+/// coordinates are computed once for both).
+pub fn sample_with_hazard(
+    tex: &BoundTexture,
+    u: f64,
+    v: f64,
+    lod: f64,
+    approx: (bool, bool),
+) -> ([f32; 4], bool, bool) {
+    let chain = &*tex.texture;
+    let state = tex.state;
+    let levels = chain.levels.len();
+    if !state.mipmap || levels <= 1 || lod.is_nan() || lod <= 0.0 {
+        let (value, hazard) = level_read(chain, 0, u, v, state, approx);
+        return (value, hazard, state.linear);
+    }
+    let max = (levels - 1) as f64;
+    if !state.linear {
+        let level = ((lod + 0.5).ceil() - 1.0).clamp(0.0, max) as usize;
+        let (value, hazard) = level_read(chain, level, u, v, state, approx);
+        return (value, hazard, false);
+    }
+    let lod = lod.min(max);
+    let l0 = lod.floor();
+    let f = (lod - l0) as f32;
+    let (a, hazard_a) = level_read(chain, l0 as usize, u, v, state, approx);
+    // `sample` blends the next level where the weight is non-zero in binary32;
+    // `sample_hazard` reads its hazard wherever `lod` has a fraction at all.
+    let next = (l0 as usize + 1).min(levels - 1);
+    let (b, hazard_b) = if f != 0.0 || lod > l0 { level_read(chain, next, u, v, state, approx) } else { (a, false) };
+    let value = if f == 0.0 { a } else { [0, 1, 2, 3].map(|c| a[c] * (1.0 - f) + b[c] * f) };
+    (value, hazard_a || (lod > l0 && hazard_b), true)
+}
+
+/// [`sample_level`] and [`level_hazard`] of one level at once.
+fn level_read(
+    chain: &MipChain,
+    level: usize,
+    u: f64,
+    v: f64,
+    state: SamplerState,
+    approx: (bool, bool),
+) -> ([f32; 4], bool) {
+    let Some(img) = chain.levels.get(level) else { return ([0.0; 4], false) };
+    let (w, h) = (f64::from(img.width), f64::from(img.height));
+    let at = |x: i64, y: i64| match (wrap(x, img.width, state.wrap), wrap(y, img.height, state.wrap)) {
+        (Some(x), Some(y)) => chain.texel_hazard(level, x, y),
+        _ => false,
+    };
+    if !state.linear {
+        let (tx, ty) = (u * w, v * h);
+        let (ix, iy) = (texel_index(tx), texel_index(ty));
+        let value = fetch_wrapped(chain, level, ix, iy, state.wrap);
+        let hazard = hazard::texel_boundary(tx, approx.0)
+            || hazard::texel_boundary(ty, approx.1)
+            || (!chain.hazard.is_empty() && at(ix, iy));
+        return (value, hazard);
+    }
+    let value = sample_level(chain, level, u, v, state);
+    if chain.hazard.is_empty() {
+        return (value, false);
+    }
+    let (x, y) = (u * w - 0.5, v * h - 0.5);
+    let (x0, y0) = (texel_index(x), texel_index(y));
+    let (fx, fy) = (x - hazard::floor(x), y - hazard::floor(y));
+    let hazard = (at(x0, y0) && fx < 1.0 && fy < 1.0)
+        || (fx > 0.0 && at(x0 + 1, y0))
+        || (fy > 0.0 && at(x0, y0 + 1))
+        || (fx > 0.0 && fy > 0.0 && at(x0 + 1, y0 + 1));
+    (value, hazard)
+}
+
 /// Level of detail from the derivatives of the normalised coordinates, in texels of
 /// level 0: `log2(max(|d/dx|, |d/dy|))`.
 pub fn lod_from_derivatives(size: (u32, u32), dx: (f64, f64), dy: (f64, f64)) -> f64 {
@@ -255,6 +328,44 @@ mod tests {
         assert_eq!(wrap(-1, 4, WrapMode::Repeat), Some(3));
         assert_eq!(wrap(4, 4, WrapMode::MirroredRepeat), Some(3));
         assert_eq!(wrap(-1, 4, WrapMode::MirroredRepeat), Some(0));
+    }
+
+    /// The fused read gives exactly what the two separate ones give, for every filter,
+    /// wrap mode and level of detail, with a hazard map on every level.
+    #[test]
+    fn the_fused_read_equals_the_value_and_hazard_reads() {
+        use crate::reference::image::{DeviceConversions, StorageFormat};
+        let img = RgbaF32Image::from_fn(8, 6, |x, y| [x as f32 / 8.0, y as f32 / 6.0, ((x * y) % 5) as f32 / 5.0, 1.0]);
+        let chain = MipChain::generate(img, StorageFormat::Float32, &DeviceConversions::exact())
+            .with_hazard((0..48).map(|i| i % 7 == 3).collect());
+        let chain = Arc::new(chain);
+        assert!(!chain.hazard.is_empty() && chain.levels.len() > 2);
+        let modes = [WrapMode::ClampToBorder, WrapMode::ClampToEdge, WrapMode::Repeat, WrapMode::MirroredRepeat];
+        let (mut checked, mut hazards) = (0, 0);
+        for linear in [false, true] {
+            for mipmap in [false, true] {
+                for wrap in modes {
+                    let tex = BoundTexture { texture: chain.clone(), state: SamplerState { linear, wrap, mipmap } };
+                    for i in -3..=19 {
+                        for j in [-0.3, 0.0, 0.26, 0.5, 0.5625, 0.99, 1.4] {
+                            for lod in [f64::NAN, -1.0, 0.0, 0.3, 1.0, 1.5, 2.75, 9.0] {
+                                let (u, v) = (f64::from(i) / 16.0, j);
+                                for approx in [(false, false), (true, true)] {
+                                    let (value, hazard, approximate) = sample_with_hazard(&tex, u, v, lod, approx);
+                                    let separate = sample(&tex, u, v, lod);
+                                    assert_eq!(value.map(f32::to_bits), separate.map(f32::to_bits));
+                                    assert_eq!((hazard, approximate), sample_hazard(&tex, u, v, lod, approx));
+                                    checked += 1;
+                                    hazards += usize::from(hazard);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 2 * 2 * 4 * 23 * 7 * 8 * 2);
+        assert!(hazards > checked / 10 && hazards < checked * 9 / 10, "{hazards} of {checked} hazardous");
     }
 
     #[test]

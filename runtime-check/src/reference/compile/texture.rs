@@ -285,18 +285,21 @@ pub(crate) fn compile(
                     (m.hz(coord[k]) | q) & approx_bit(l) != 0
                 };
                 let approx_uv = (axis(0), if dim1 { false } else { axis(1) });
-                let (h, approx) = sample::sample_hazard(tex, uo, vo, lod, approx_uv);
+                let (texel, h, approx) = match fine_texel {
+                    // The same read (`lod` is `fine + bias`, no offset moved the coordinate).
+                    Some(t) if off == (0.0, 0.0) => {
+                        let (h, approx) = sample::sample_hazard(tex, uo, vo, lod, approx_uv);
+                        (t, h, approx)
+                    }
+                    _ => sample::sample_with_hazard(tex, uo, vo, lod, approx_uv),
+                };
                 if h {
                     hout |= hazard_bit(l);
                 }
                 if approx || (mipmapped && lod > 0.0) {
                     hout |= approx_bit(l);
                 }
-                match fine_texel {
-                    // The same read (`lod` is `fine + bias`, no offset moved the coordinate).
-                    Some(t) if off == (0.0, 0.0) => t,
-                    _ => sample::sample(tex, uo, vo, lod),
-                }
+                texel
             };
             for k in 0..4 {
                 out[k][l] = f64::from(texel[k]);
