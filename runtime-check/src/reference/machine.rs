@@ -249,6 +249,35 @@ impl Machine {
         }
     }
 
+    /// Copies cell `s` to cell `d`, value and flags: what `put(d, get(s), hz(s))` does,
+    /// without the copy through the stack (a cell is 256 bytes).
+    #[inline]
+    pub fn copy(&mut self, s: usize, d: usize) {
+        if s < self.mem.len() && d < self.mem.len() {
+            self.mem.copy_within(s..s + 1, d);
+        } else {
+            self.set(d, [0.0; LANES]);
+        }
+        self.set_hz(d, self.hz(s));
+    }
+
+    /// Copies cell `s` to cell `d` in the lanes of `mask`: what
+    /// `put_masked(d, get(s), hz(s), mask)` does, without the copy through the stack.
+    #[inline]
+    pub fn copy_masked(&mut self, s: usize, d: usize, mask: Bits) {
+        let (h, n) = (self.hz(s), self.mem.len());
+        if mask & ALL_LANES == ALL_LANES && s < n && d < n {
+            self.mem.copy_within(s..s + 1, d);
+        } else if d < n && mask != 0 {
+            let v = self.get(s);
+            self.set_masked(d, v, mask);
+        }
+        if let Some(c) = self.hz.get_mut(d) {
+            let both = mask | (mask << LANES);
+            *c = (*c & !both) | (h & both) | self.ctl;
+        }
+    }
+
     /// Lanes whose cell is non-zero (a bool condition), within `ALL_LANES`.
     #[inline]
     pub fn truth(&self, a: usize) -> Bits {
@@ -301,6 +330,34 @@ mod tests {
         m.fail(5, d("five"));
         assert_eq!(m.error.as_ref().map(|(q, e)| (*q, e.message.clone())), Some((1, "one".to_owned())));
         assert_eq!(m.alive(), ALL_LANES & !(quad_lanes(1) | quad_lanes(3) | quad_lanes(5)));
+    }
+
+    /// `copy` and `copy_masked` do what reading the cell out and putting it back does,
+    /// inside the memory and across its end, under full, partial and empty masks.
+    #[test]
+    fn copies_equal_a_read_and_a_put() {
+        let fresh = || {
+            let mut m = Machine::new(4);
+            for a in 0..4 {
+                m.put(a, std::array::from_fn(|l| (a * 100 + l) as f64), 0b1011 << a | 1 << (LANES + a));
+            }
+            m.ctl = 1 << 7;
+            m
+        };
+        for (s, d) in [(0, 2), (3, 1), (9, 1), (1, 9), (2, 2)] {
+            let (mut a, mut b) = (fresh(), fresh());
+            a.copy(s, d);
+            let (v, h) = (b.get(s), b.hz(s));
+            b.put(d, v, h);
+            assert_eq!((a.mem, a.hz), (b.mem, b.hz), "copy {s} -> {d}");
+            for mask in [ALL_LANES, quad_lanes(1) | 1, 0] {
+                let (mut a, mut b) = (fresh(), fresh());
+                a.copy_masked(s, d, mask);
+                let (v, h) = (b.get(s), b.hz(s));
+                b.put_masked(d, v, h, mask);
+                assert_eq!((a.mem, a.hz), (b.mem, b.hz), "copy_masked {s} -> {d} under {mask:#x}");
+            }
+        }
     }
 
     #[test]

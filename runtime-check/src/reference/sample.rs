@@ -186,20 +186,14 @@ pub fn sample(tex: &BoundTexture, u: f64, v: f64, lod: f64) -> [f32; 4] {
 fn level_hazard(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerState, approx: (bool, bool)) -> bool {
     let Some(img) = chain.levels.get(level) else { return false };
     let (w, h) = (f64::from(img.width), f64::from(img.height));
-    let at = |x: i64, y: i64| match (wrap(x, img.width, state.wrap), wrap(y, img.height, state.wrap)) {
-        (Some(x), Some(y)) => chain.texel_hazard(level, x, y),
-        _ => false,
-    };
     if !state.linear {
         let (tx, ty) = (u * w, v * h);
-        if hazard::texel_boundary(tx, approx.0) || hazard::texel_boundary(ty, approx.1) {
-            return true;
-        }
-        return !chain.hazard.is_empty() && at(texel_index(tx), texel_index(ty));
+        return nearest_hazard(chain, level, (tx, ty), (texel_index(tx), texel_index(ty)), state.wrap, approx);
     }
     if chain.hazard.is_empty() {
         return false;
     }
+    let at = |x: i64, y: i64| texel_hazard_wrapped(chain, level, x, y, state.wrap);
     let (x, y) = (u * w - 0.5, v * h - 0.5);
     let (x0, y0) = (texel_index(x), texel_index(y));
     let (fx, fy) = (x - hazard::floor(x), y - hazard::floor(y));
@@ -207,6 +201,30 @@ fn level_hazard(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerSt
         || (fx > 0.0 && at(x0 + 1, y0))
         || (fy > 0.0 && at(x0, y0 + 1))
         || (fx > 0.0 && fy > 0.0 && at(x0 + 1, y0 + 1))
+}
+
+/// The hazard of a nearest read at texel coordinates `t` (`(u w, v h)`) whose texel is
+/// `i`: within [`hazard::SUBTEXEL`] of a texel boundary, or a hazardous texel.
+fn nearest_hazard(
+    chain: &MipChain,
+    level: usize,
+    t: (f64, f64),
+    i: (i64, i64),
+    mode: WrapMode,
+    approx: (bool, bool),
+) -> bool {
+    hazard::texel_boundary(t.0, approx.0)
+        || hazard::texel_boundary(t.1, approx.1)
+        || (!chain.hazard.is_empty() && texel_hazard_wrapped(chain, level, i.0, i.1, mode))
+}
+
+/// Whether texel `(x, y)` of `level`, wrapped by `mode`, is hazardous (the border is not).
+fn texel_hazard_wrapped(chain: &MipChain, level: usize, x: i64, y: i64, mode: WrapMode) -> bool {
+    let Some(img) = chain.levels.get(level) else { return false };
+    match (wrap(x, img.width, mode), wrap(y, img.height, mode)) {
+        (Some(x), Some(y)) => chain.texel_hazard(level, x, y),
+        _ => false,
+    }
 }
 
 /// The hazard of [`sample`] at the same arguments, and whether its value is
@@ -264,7 +282,8 @@ pub fn sample_with_hazard(
     (value, hazard_a || (lod > l0 && hazard_b), true)
 }
 
-/// [`sample_level`] and [`level_hazard`] of one level at once.
+/// [`sample_level`] and [`level_hazard`] of one level at once (a nearest read finds its
+/// texel once for both).
 fn level_read(
     chain: &MipChain,
     level: usize,
@@ -273,33 +292,13 @@ fn level_read(
     state: SamplerState,
     approx: (bool, bool),
 ) -> ([f32; 4], bool) {
+    if state.linear {
+        return (sample_level(chain, level, u, v, state), level_hazard(chain, level, u, v, state, approx));
+    }
     let Some(img) = chain.levels.get(level) else { return ([0.0; 4], false) };
-    let (w, h) = (f64::from(img.width), f64::from(img.height));
-    let at = |x: i64, y: i64| match (wrap(x, img.width, state.wrap), wrap(y, img.height, state.wrap)) {
-        (Some(x), Some(y)) => chain.texel_hazard(level, x, y),
-        _ => false,
-    };
-    if !state.linear {
-        let (tx, ty) = (u * w, v * h);
-        let (ix, iy) = (texel_index(tx), texel_index(ty));
-        let value = fetch_wrapped(chain, level, ix, iy, state.wrap);
-        let hazard = hazard::texel_boundary(tx, approx.0)
-            || hazard::texel_boundary(ty, approx.1)
-            || (!chain.hazard.is_empty() && at(ix, iy));
-        return (value, hazard);
-    }
-    let value = sample_level(chain, level, u, v, state);
-    if chain.hazard.is_empty() {
-        return (value, false);
-    }
-    let (x, y) = (u * w - 0.5, v * h - 0.5);
-    let (x0, y0) = (texel_index(x), texel_index(y));
-    let (fx, fy) = (x - hazard::floor(x), y - hazard::floor(y));
-    let hazard = (at(x0, y0) && fx < 1.0 && fy < 1.0)
-        || (fx > 0.0 && at(x0 + 1, y0))
-        || (fy > 0.0 && at(x0, y0 + 1))
-        || (fx > 0.0 && fy > 0.0 && at(x0 + 1, y0 + 1));
-    (value, hazard)
+    let t = (u * f64::from(img.width), v * f64::from(img.height));
+    let i = (texel_index(t.0), texel_index(t.1));
+    (fetch_wrapped(chain, level, i.0, i.1, state.wrap), nearest_hazard(chain, level, t, i, state.wrap, approx))
 }
 
 /// Level of detail from the derivatives of the normalised coordinates, in texels of

@@ -112,9 +112,7 @@ pub(crate) fn copy_code(src: &[usize], dst: &[usize]) -> Code {
     let pairs: Vec<(usize, usize)> = src.iter().copied().zip(dst.iter().copied()).collect();
     Box::new(move |m: &mut Machine| {
         for &(s, d) in &pairs {
-            let v = m.get(s);
-            let h = m.hz(s);
-            m.put(d, v, h);
+            m.copy(s, d);
         }
     })
 }
@@ -125,9 +123,7 @@ pub(crate) fn masked_copy_code(src: &[usize], dst: &[usize]) -> Code {
     Box::new(move |m: &mut Machine| {
         let mask = m.active;
         for &(s, d) in &pairs {
-            let v = m.get(s);
-            let h = m.hz(s);
-            m.put_masked(d, v, h, mask);
+            m.copy_masked(s, d, mask);
         }
     })
 }
@@ -893,9 +889,7 @@ fn call(
     let d2 = dst.clone();
     codes.push(Box::new(move |m: &mut Machine| {
         for &(s, d) in &copy_in {
-            let v = m.get(s);
-            let h = m.hz(s);
-            m.put(d, v, h);
+            m.copy(s, d);
         }
         for &z in &zero {
             m.put(z, [0.0; LANES], 0);
@@ -910,9 +904,7 @@ fn call(
         m.cont = cont;
         m.active = active & !m.disc;
         for (s, d) in ret.iter().zip(&d2) {
-            let v = m.get(*s);
-            let h = m.hz(*s);
-            m.put(*d, v, h);
+            m.copy(*s, *d);
         }
         for w in &writes {
             w(m);
