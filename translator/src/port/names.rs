@@ -274,8 +274,13 @@ pub fn generated() -> impl Iterator<Item = String> {
 
 /// Whether GLSL forbids `name` as an identifier (or it would shadow a built-in).
 pub fn is_reserved(name: &str) -> bool {
-    name.starts_with("gl_") || name.contains("__") || GLSL_RESERVED.contains(&name)
+    name.starts_with("gl_") || name.contains("__") || GLSL_RESERVED_SET.contains(name)
 }
+
+/// [`GLSL_RESERVED`] as a set: every name the porting passes hand out is tested against
+/// it (a scan of the 243 words was 2 % of a whole-library migration).
+static GLSL_RESERVED_SET: std::sync::LazyLock<HashSet<&'static str>> =
+    std::sync::LazyLock::new(|| GLSL_RESERVED.iter().copied().collect());
 
 /// Hands out names: each Cg name once legal and unique within its namespace.
 #[derive(Clone, Debug, Default)]

@@ -21,9 +21,13 @@ fn derivative(e: &Expr) -> bool {
 /// Rewrites the derivatives of a vertex stage into zeros; any other stage, or a stage
 /// without them, is borrowed unchanged.
 pub fn zero_vertex_derivatives(module: &Module, stage: Stage) -> Cow<'_, Module> {
+    // Only a vertex stage is rewritten: the other never scans its expressions.
+    if stage != Stage::Vertex {
+        return Cow::Borrowed(module);
+    }
     let uses = module.functions.iter().any(|(_, f)| f.exprs.iter().any(|(_, e)| derivative(e)))
         || module.global_exprs.iter().any(|(_, e)| derivative(e));
-    if stage != Stage::Vertex || !uses {
+    if !uses {
         return Cow::Borrowed(module);
     }
     let mut out = module.clone();
