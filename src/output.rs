@@ -2,7 +2,8 @@
 //!
 //! [`write_atomic`] writes into a temporary file beside the target and renames it into
 //! place, so an interrupted run leaves either the old file or the new one, never half a
-//! file (a replaced file is synced first, so that holds through a power loss too). The temporary name starts with `.` and ends in `.cg2slang-tmp` so leftovers from
+//! file (a replaced file is synced first, so that holds through a power loss too). The
+//! temporary name starts with `.` and ends in `.cg2slang-tmp` so leftovers from
 //! a killed process are recognisable, and [`clean_debris`] removes those of processes
 //! that are gone. [`first_existing`] is the check every command makes, for every path
 //! it will write (`-o`, `--out`, `--out-dir`, `--report`, `--dump-passes`), before it

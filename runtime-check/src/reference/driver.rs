@@ -309,7 +309,7 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             } else {
                 texture(&outputs[i - 1], read(Resource::PassOutput(i - 1)))
             };
-            let prev = (1..=7)
+            let prev = (1..=HISTORY_DEPTH)
                 .map(|k| {
                     let img = history.get(k - 1).cloned().unwrap_or_else(|| blank.get_or_init(transparent).clone());
                     texture(&img, Sampling { mipmap: false, ..orig_s })
@@ -361,7 +361,7 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             // An earlier frame leaves its input to the history and its feedback pass's
             // output to the next frame, nothing else.
             history.insert(0, original);
-            history.truncate(HISTORY_DEPTH + 1);
+            history.truncate(HISTORY_DEPTH);
             if let Some(fp) = feedback_pass {
                 if let Some(o) = outputs.into_iter().nth(fp) {
                     feedback[fp] = Some(o);

@@ -73,7 +73,7 @@
 //!
 //! Pure functions and constants; never panics; knows nothing of Cg or presets.
 
-use super::machine::{groups_of, Bits, Cell, LaneShape, Machine, ALL_LANES, LANES};
+use super::machine::{groups_of, Bits, Cell, Machine, ALL_LANES, LANES};
 
 /// Relative width of "within rounding" (see the module documentation).
 pub const REL_EPS: f64 = 1.0 / 16384.0;
@@ -350,14 +350,14 @@ pub fn texel_boundary(t: f64, approx: bool) -> bool {
     d < SUBTEXEL && (d > 0.0 || approx)
 }
 
-/// Under the precision rule's render ([`LaneShape::Perturbed`]: the lanes of a group
+/// Under the precision rule's render ([`super::machine::LaneShape::Perturbed`]: the lanes of a group
 /// are one pixel under different transcendental perturbations), the hazard bits of the
 /// groups where a decision's `outcome` (a step index, a bool, which operand a `min`
 /// chose) differs between the active lanes of the group: the decision then depends on
 /// the device's precision. Always 0 under the other shapes.
 #[inline]
 pub fn split(m: &Machine, outcome: &Cell) -> Bits {
-    if !matches!(m.shape, LaneShape::Perturbed) {
+    if !m.perturbed() {
         return 0;
     }
     let mut out = 0;

@@ -139,9 +139,6 @@ pub struct Machine {
     /// rule): all 0 except under [`LaneShape::Perturbed`] ([`PERTURBATIONS`] in each
     /// group).
     pub perturbation: Cell,
-    /// Whether any lane of [`Machine::perturbation`] is non-zero (set with it by
-    /// [`Machine::perturb`]): the operators test it once per call, not per lane.
-    pub perturbed: bool,
 }
 
 impl Machine {
@@ -161,14 +158,21 @@ impl Machine {
             loop_cap: 1 << 16,
             error: None,
             perturbation: [0.0; LANES],
-            perturbed: false,
         }
     }
 
-    /// Puts the lanes under the precision rule's perturbations ([`perturbed_lanes`]).
+    /// Puts the lanes under the precision rule: shape [`LaneShape::Perturbed`], its
+    /// perturbations in every group ([`perturbed_lanes`]).
     pub fn perturb(&mut self) {
+        self.shape = LaneShape::Perturbed;
         self.perturbation = perturbed_lanes();
-        self.perturbed = true;
+    }
+
+    /// Whether the lanes are under the precision rule (the operators test this once
+    /// per call, not the perturbation of every lane).
+    #[inline]
+    pub fn perturbed(&self) -> bool {
+        matches!(self.shape, LaneShape::Perturbed)
     }
 
     /// Lanes not stopped by return, break, continue or discard.

@@ -497,7 +497,7 @@ impl Fragments<'_> {
                 };
                 // Under the precision rule an interpolated value moves by an ulp of the
                 // vertex values feeding it.
-                if let Some(vals) = vals.filter(|_| m.perturbed) {
+                if let Some(vals) = vals.filter(|_| m.perturbed()) {
                     for (i, q) in batch.iter().enumerate() {
                         for l in 0..4 {
                             let gl = 4 * i + l;
@@ -625,7 +625,6 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
     m.shape = LaneShape::Quad { ddy_sign: if inp.flipped { -1.0 } else { 1.0 } };
     // Under the precision rule each "quad" is one pixel, its lanes perturbed apart.
     let quad = if inp.precision {
-        m.shape = LaneShape::Perturbed;
         m.perturb();
         1
     } else {

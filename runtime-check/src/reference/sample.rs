@@ -156,28 +156,57 @@ pub fn gather_hazard(tex: &BoundTexture, u: f64, v: f64, offset: (i64, i64), app
     !chain.hazard.is_empty() && (at(i0, j0) || at(i0 + 1, j0) || at(i0, j0 + 1) || at(i0 + 1, j0 + 1))
 }
 
-/// Samples at normalised `(u, v)` and level of detail `lod` (ignored without mipmaps).
-pub fn sample(tex: &BoundTexture, u: f64, v: f64, lod: f64) -> [f32; 4] {
-    let chain = &*tex.texture;
-    let levels = chain.levels.len();
+/// The levels a read at level of detail `lod` takes (`lod` is ignored without mipmaps):
+/// `level`, blended with `next` at binary32 weight `weight` (0: `level` alone), and
+/// whether the value is approximate (bilinear and mipmapped samples are: GPUs quantise
+/// their weights). Where `lod` has a fraction (`fractional`) `next`'s hazard counts even
+/// when its weight rounds to 0.
+struct LevelChoice {
+    level: usize,
+    next: usize,
+    weight: f32,
+    fractional: bool,
+    approximate: bool,
+}
+
+fn choose_levels(tex: &BoundTexture, lod: f64) -> LevelChoice {
+    let levels = tex.texture.levels.len();
+    let single = |level, approximate| LevelChoice { level, next: level, weight: 0.0, fractional: false, approximate };
     if !tex.state.mipmap || levels <= 1 || lod.is_nan() || lod <= 0.0 {
-        return sample_level(chain, 0, u, v, tex.state);
+        return single(0, tex.state.linear);
     }
     let max = (levels - 1) as f64;
     if !tex.state.linear {
         // NEAREST_MIPMAP_NEAREST: level ceil(lod + 0.5) - 1, i.e. lod rounded half down.
-        let level = ((lod + 0.5).ceil() - 1.0).clamp(0.0, max) as usize;
-        return sample_level(chain, level, u, v, tex.state);
+        return single(((lod + 0.5).ceil() - 1.0).clamp(0.0, max) as usize, false);
     }
     let lod = lod.min(max);
     let l0 = lod.floor();
-    let f = (lod - l0) as f32;
-    let a = sample_level(chain, l0 as usize, u, v, tex.state);
+    LevelChoice {
+        level: l0 as usize,
+        next: (l0 as usize + 1).min(levels - 1),
+        weight: (lod - l0) as f32,
+        fractional: lod > l0,
+        approximate: true,
+    }
+}
+
+/// `a` blended towards `b` by weight `f` (`a` itself at 0).
+fn blend(a: [f32; 4], b: [f32; 4], f: f32) -> [f32; 4] {
     if f == 0.0 {
         return a;
     }
-    let b = sample_level(chain, (l0 as usize + 1).min(levels - 1), u, v, tex.state);
     [0, 1, 2, 3].map(|c| a[c] * (1.0 - f) + b[c] * f)
+}
+
+/// Samples at normalised `(u, v)` and level of detail `lod` (ignored without mipmaps).
+pub fn sample(tex: &BoundTexture, u: f64, v: f64, lod: f64) -> [f32; 4] {
+    let (chain, c) = (&*tex.texture, choose_levels(tex, lod));
+    let a = sample_level(chain, c.level, u, v, tex.state);
+    if c.weight == 0.0 {
+        return a;
+    }
+    blend(a, sample_level(chain, c.next, u, v, tex.state), c.weight)
 }
 
 /// The hazard of one level read at `(u, v)` (see [`super::hazard`]): a hazardous texel
@@ -228,28 +257,17 @@ fn texel_hazard_wrapped(chain: &MipChain, level: usize, x: i64, y: i64, mode: Wr
 }
 
 /// The hazard of [`sample`] at the same arguments, and whether its value is
-/// approximate (bilinear and mipmapped samples are: GPUs quantise their weights).
+/// approximate.
 pub fn sample_hazard(tex: &BoundTexture, u: f64, v: f64, lod: f64, approx: (bool, bool)) -> (bool, bool) {
-    let chain = &*tex.texture;
-    let levels = chain.levels.len();
-    if !tex.state.mipmap || levels <= 1 || lod.is_nan() || lod <= 0.0 {
-        return (level_hazard(chain, 0, u, v, tex.state, approx), tex.state.linear);
-    }
-    let max = (levels - 1) as f64;
-    if !tex.state.linear {
-        let level = ((lod + 0.5).ceil() - 1.0).clamp(0.0, max) as usize;
-        return (level_hazard(chain, level, u, v, tex.state, approx), false);
-    }
-    let lod = lod.min(max);
-    let l0 = lod.floor() as usize;
-    let h = level_hazard(chain, l0, u, v, tex.state, approx)
-        || (lod > lod.floor() && level_hazard(chain, (l0 + 1).min(levels - 1), u, v, tex.state, approx));
-    (h, true)
+    let (chain, c) = (&*tex.texture, choose_levels(tex, lod));
+    let hazard = level_hazard(chain, c.level, u, v, tex.state, approx)
+        || (c.fractional && level_hazard(chain, c.next, u, v, tex.state, approx));
+    (hazard, c.approximate)
 }
 
 /// [`sample`] and [`sample_hazard`] at the same arguments in one read: the value, its
-/// hazard and whether it is approximate, exactly what the two give (each level's texel
-/// coordinates are computed once for both).
+/// hazard and whether it is approximate, exactly what the two give (a nearest read
+/// finds its texel once for both).
 pub fn sample_with_hazard(
     tex: &BoundTexture,
     u: f64,
@@ -257,29 +275,13 @@ pub fn sample_with_hazard(
     lod: f64,
     approx: (bool, bool),
 ) -> ([f32; 4], bool, bool) {
-    let chain = &*tex.texture;
-    let state = tex.state;
-    let levels = chain.levels.len();
-    if !state.mipmap || levels <= 1 || lod.is_nan() || lod <= 0.0 {
-        let (value, hazard) = level_read(chain, 0, u, v, state, approx);
-        return (value, hazard, state.linear);
+    let (chain, c) = (&*tex.texture, choose_levels(tex, lod));
+    let (a, hazard_a) = level_read(chain, c.level, u, v, tex.state, approx);
+    if !c.fractional {
+        return (a, hazard_a, c.approximate);
     }
-    let max = (levels - 1) as f64;
-    if !state.linear {
-        let level = ((lod + 0.5).ceil() - 1.0).clamp(0.0, max) as usize;
-        let (value, hazard) = level_read(chain, level, u, v, state, approx);
-        return (value, hazard, false);
-    }
-    let lod = lod.min(max);
-    let l0 = lod.floor();
-    let f = (lod - l0) as f32;
-    let (a, hazard_a) = level_read(chain, l0 as usize, u, v, state, approx);
-    // `sample` blends the next level where the weight is non-zero in binary32;
-    // `sample_hazard` reads its hazard wherever `lod` has a fraction at all.
-    let next = (l0 as usize + 1).min(levels - 1);
-    let (b, hazard_b) = if f != 0.0 || lod > l0 { level_read(chain, next, u, v, state, approx) } else { (a, false) };
-    let value = if f == 0.0 { a } else { [0, 1, 2, 3].map(|c| a[c] * (1.0 - f) + b[c] * f) };
-    (value, hazard_a || (lod > l0 && hazard_b), true)
+    let (b, hazard_b) = level_read(chain, c.next, u, v, tex.state, approx);
+    (blend(a, b, c.weight), hazard_a || hazard_b, c.approximate)
 }
 
 /// [`sample_level`] and [`level_hazard`] of one level at once (a nearest read finds its

@@ -743,7 +743,7 @@ fn library<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
 /// binary32 result by an ulp ([`hazard::nudge`]); nothing otherwise.
 fn nudge_approximate(dst: Vec<usize>) -> Code {
     Box::new(move |m: &mut Machine| {
-        if !m.perturbed {
+        if !m.perturbed() {
             return;
         }
         let p = m.perturbation;

@@ -12,7 +12,7 @@
 
 use super::{builtins, chain, Compiler, Frame};
 use crate::reference::hazard::{self, approx_bit, hazard_bit, HAZARD};
-use crate::reference::machine::{Bits, Cell, Code, LaneShape, Machine, LANES};
+use crate::reference::machine::{Bits, Cell, Code, Machine, LANES};
 use crate::reference::ops::{self, kind, Kind};
 use std::sync::Arc;
 use translator::ir::{BinaryOp, Expr, ExprKind, Handle, IncDec, Literal, ParamDir, Type, Var};
@@ -477,7 +477,7 @@ where
     R: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
 {
     Box::new(move |m: &mut Machine| {
-        let perturbed = m.perturbed;
+        let perturbed = m.perturbed();
         for &(d, a, b) in &triples {
             let (x, y, mut v, _, _, mut h) = apply2(m, a, b, f);
             let mut inexact: Bits = 0;
@@ -541,7 +541,7 @@ fn map2<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(
                         h |= hazard_bit(l);
                     }
                 }
-                if matches!(m.shape, LaneShape::Perturbed) {
+                if m.perturbed() {
                     h |= hazard::split(m, &std::array::from_fn(|l| hazard::floor(x[l] / y[l])));
                 }
                 m.put(d, v, h);

@@ -10,7 +10,7 @@
 //! and [`super::builtins`]); this module never changes a value. Never panics.
 
 use crate::reference::hazard::{self, approx_bit, hazard_bit, APPROX, HAZARD};
-use crate::reference::machine::{Bits, Cell, Code, LaneShape, Machine, ALL_LANES, LANES};
+use crate::reference::machine::{Bits, Cell, Code, Machine, ALL_LANES, LANES};
 use translator::ir::Builtin as B;
 
 /// Functions whose result both sides compute bit for bit from the same operands (the
@@ -197,7 +197,7 @@ fn outcome(step: Step, v: [f64; 4], r: f64) -> f64 {
         Step::Integer => hazard::floor(v[0]),
         Step::Half => hazard::floor(v[0] + 0.5),
         Step::Edge | Step::Compare => r,
-        Step::Quotient => (v[0] / v[1]).floor(),
+        Step::Quotient => hazard::floor(v[0] / v[1]),
     }
 }
 
@@ -275,7 +275,7 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
                         h |= hazard_bit(l);
                     }
                 }
-                if matches!(m.shape, LaneShape::Perturbed) {
+                if m.perturbed() {
                     let outcome: Cell = std::array::from_fn(|l| outcome(step, args(l), v[l]));
                     h |= hazard::split(m, &outcome);
                 }
