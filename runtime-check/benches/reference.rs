@@ -42,6 +42,7 @@ fn bench(c: &mut Criterion) {
             conversions: Default::default(),
             precision: false,
             replaced: &[],
+            memo: None,
         };
         // Two passes at viewport size.
         g.throughput(Throughput::Elements(2 * u64::from(VIEWPORT.0 * VIEWPORT.1)));

@@ -395,6 +395,8 @@ pub struct OldSide<'a> {
     pub frames: usize,
     pub viewport: Size,
     pub conversions: &'a reference::DeviceConversions,
+    /// Pass outputs shared with the other presets of the run ([`reference::memo`]).
+    pub memo: Option<&'a reference::PassMemo>,
 }
 
 /// Renders the Cg original on the CPU, with the hazard maps and every pass's output of
@@ -437,6 +439,7 @@ fn render_old_with(
             conversions: old.conversions.clone(),
             precision,
             replaced,
+            memo: old.memo,
         },
     )
 }
@@ -653,7 +656,8 @@ fn failed(step: verdict::Step, diagnostics: Vec<Diagnostic>) -> CompareError {
 /// [`translate_cgp_edited`]; the identity for a plain comparison), renders the new side
 /// on `gpu` and the old side on the CPU, measures, judges against `thresholds` and,
 /// for a failure, localises and classifies it. Diagnostics point into `sources`.
-/// `gpu_lock` serialises the GPU side when comparisons run on several threads.
+/// `gpu_lock` serialises the GPU side when comparisons run on several threads; `memo`
+/// lends the old side the pass outputs of the run's other presets.
 #[allow(clippy::too_many_arguments)]
 pub fn compare_cgp(
     sources: &mut SourceMap,
@@ -665,6 +669,7 @@ pub fn compare_cgp(
     viewport: Size,
     thresholds: &Thresholds,
     edit: &dyn Fn(&std::path::Path, String) -> String,
+    memo: Option<&reference::PassMemo>,
 ) -> Result<Comparison, CompareError> {
     use verdict::Step;
     let clock = std::time::Instant::now();
@@ -695,7 +700,7 @@ pub fn compare_cgp(
         (new, passes, conversions)
     };
     seconds.render_new = lap();
-    let old_side = OldSide { preset: &preset, fs, images, frames, viewport, conversions: &conversions };
+    let old_side = OldSide { preset: &preset, fs, images, frames, viewport, conversions: &conversions, memo };
     let mut old = render_old_detailed(sources, &old_side, false).map_err(|d| failed(Step::RenderOld, d))?;
     seconds.render_old = lap();
     let size_error = |e: SizeMismatch| {

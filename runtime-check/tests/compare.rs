@@ -97,6 +97,7 @@ fn compare_preset(name: &str, images: &[&str], frames: usize, viewport: Size) ->
         viewport,
         &Thresholds::default(),
         &|_, t| t,
+        None,
     )
     .unwrap_or_else(|d| panic!("{name}: {d:#?}"));
     eprintln!("{name}: {}", c.metrics.verdict(&Thresholds::default()));

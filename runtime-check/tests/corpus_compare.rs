@@ -50,7 +50,7 @@ fn compare_edited(path: &Path, edit: &dyn Fn(&Path, String) -> String) -> Result
     static LOCK: Mutex<()> = Mutex::new(());
     let mut sources = SourceMap::new();
     let t = Thresholds::default();
-    compare::compare_cgp(&mut sources, path, &RealFs, (&gpu(), &LOCK), &inputs(), FRAMES, VIEWPORT, &t, edit)
+    compare::compare_cgp(&mut sources, path, &RealFs, (&gpu(), &LOCK), &inputs(), FRAMES, VIEWPORT, &t, edit, None)
         .map_err(|e| format!("{} {:?}", e.cause.as_str(), e.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()))
 }
 

@@ -615,6 +615,7 @@ mod corpus {
             conversions: Default::default(),
             precision: false,
             replaced,
+            memo: None,
         };
         render_preset_detailed(&mut sources, &job).unwrap_or_else(|d| panic!("{name}: {d:#?}"))
     }
@@ -643,6 +644,7 @@ mod corpus {
             conversions: Default::default(),
             precision: false,
             replaced: &[],
+            memo: None,
         };
         let out = render_preset_detailed(&mut sources, &job).unwrap_or_else(|d| panic!("{d:#?}"));
         out.image.get(0, 0).unwrap_or_default()

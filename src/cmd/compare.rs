@@ -227,6 +227,7 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
         frames: frames as usize,
         viewport,
         conversions: &conversions,
+        memo: None,
     };
     let mut old_render = match compare::render_old_detailed(&mut sources, &old_side, false) {
         Ok(i) => i,

@@ -15,7 +15,7 @@
 //! steps do) and never panic on user input.
 
 use super::{Exit, Reporter};
-use cg2slang::migrate::compare::{compare_all, summarise, CompareSetup, PresetComparison};
+use cg2slang::migrate::compare::{compare_all, memo_budget, summarise, CompareSetup, PresetComparison};
 use cg2slang::migrate::report::{Report, RunFacts};
 use cg2slang::migrate::{self, discover, write, Discovered, Plan};
 use cg2slang::output::write_atomic;
@@ -23,6 +23,7 @@ use clap::Args;
 use grammar::RealFs;
 use runtime_check::compare::Thresholds;
 use runtime_check::plan::Size;
+use runtime_check::reference::PassMemo;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -155,7 +156,8 @@ pub(super) fn open_compare(
     };
     let viewport = viewport.unwrap_or(Size::new(first.size.width * 2, first.size.height * 2));
     let gpu = super::render::gpu(&grammar::SourceMap::new(), reporter)?;
-    Some(CompareSetup { gpu, images, frames: frames as usize, viewport, thresholds: Thresholds::default() })
+    let memo = PassMemo::new(memo_budget(rayon::current_num_threads()));
+    Some(CompareSetup { gpu, images, frames: frames as usize, viewport, thresholds: Thresholds::default(), memo })
 }
 
 /// The worker threads of `--jobs` (all cores by default), with the binary's stack size.

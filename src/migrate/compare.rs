@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use runtime_check::chain::{Gpu, InputImage};
 use runtime_check::compare::{self, Cause, Status, Thresholds};
 use runtime_check::plan::Size;
+use runtime_check::reference::PassMemo;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -28,6 +29,16 @@ pub struct CompareSetup {
     pub frames: usize,
     pub viewport: Size,
     pub thresholds: Thresholds,
+    /// The reference's pass outputs, shared by the run's presets ([`memo_budget`]).
+    pub memo: PassMemo,
+}
+
+/// The pass memo's byte budget for `threads` workers: 256 MiB each, at least 1 GiB and
+/// at most 4 GiB. Presets that share passes are mostly neighbours in the library's
+/// order, which one worker visits in turn; the budget keeps every worker's last few
+/// presets while the others render theirs.
+pub fn memo_budget(threads: usize) -> usize {
+    (threads * (256 << 20)).clamp(1 << 30, 4 << 30)
 }
 
 /// One preset's comparison, as the report shows it.
@@ -157,6 +168,7 @@ pub fn compare_all(
                 setup.viewport,
                 &setup.thresholds,
                 &|_, text| text,
+                Some(&setup.memo),
             );
             progress();
             if let Ok(c) = &outcome {
@@ -198,6 +210,7 @@ pub fn summarise(
         adapter: setup.gpu.describe(),
         device_decode: compare::device_conversions(&setup.gpu).ok().map(|d| DeviceDecode::of(&d)),
         seconds,
+        reused_passes: setup.memo.stats().hits,
         phase_seconds: done().filter_map(|c| c.seconds).fold(compare::PhaseSeconds::default(), |a, b| a.plus(b)),
     }
 }

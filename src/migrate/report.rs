@@ -148,6 +148,9 @@ pub struct CompareSummary {
     /// The comparisons' time by phase, summed over presets (thread-seconds: on several
     /// threads the sum exceeds `seconds`).
     pub phase_seconds: runtime_check::compare::PhaseSeconds,
+    /// Reference pass renders taken from another preset of the run that rendered the
+    /// same pass with the same inputs (`render_old` is the time of the rest).
+    pub reused_passes: u64,
 }
 
 /// The totals of the report.

@@ -21,7 +21,8 @@
 
 use super::image::{DeviceConversions, MipChain, RgbaF32Image, StorageFormat};
 use super::inputs::{PassInputs, RETROARCH_MVP};
-use super::pass::{render_pass, PassProgram};
+use super::memo::{KeyWriter, PassMemo};
+use super::pass::{render_key, render_pass, PassProgram};
 use super::png::load_png;
 use super::sample::{BoundTexture, SamplerState};
 use super::source::{analyze_cg, analyze_cg_str};
@@ -61,6 +62,10 @@ pub struct PresetRender<'a> {
     /// plain render. [`PresetOutput::passes`] keeps each pass's own output, so that
     /// every pass can be compared on the other renderer's inputs.
     pub replaced: &'a [RgbaF32Image],
+    /// Pass outputs already rendered by other presets of the run, reused when a pass
+    /// would read exactly the same things ([`super::memo`]); not used while
+    /// `replaced` is non-empty.
+    pub memo: Option<&'a PassMemo>,
 }
 
 /// The stock pass RetroArch appended to stretch a scaled last pass to the viewport.
@@ -344,8 +349,27 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
                 flipped: pp.target == Target::Viewport,
                 precision: job.precision,
             };
-            let rendered = render_pass(&programs[i], &inputs)?;
             let fmt = storage(pp.format);
+            // The memo's key: what the render reads, then what is done to its output.
+            let memo = job.memo.filter(|_| job.replaced.is_empty());
+            let key = memo.and_then(|_| render_key(&programs[i], &inputs)).map(|render| {
+                let mut k = KeyWriter::new("pass output");
+                k.fingerprint(render);
+                k.tag(fmt as u8);
+                k.tag(u8::from(pp.mipmapped));
+                job.conversions.write_key(&mut k);
+                k.finish()
+            });
+            if let (Some(memo), Some(key)) = (memo, key) {
+                if let Some(done) = memo.get(key) {
+                    if f + 1 == job.frame_count {
+                        own.push(None);
+                    }
+                    outputs.push(done);
+                    continue;
+                }
+            }
+            let rendered = render_pass(&programs[i], &inputs)?;
             let (mut image, hazard) = stored_with_precision(rendered, fmt, &job.conversions);
             if f + 1 == job.frame_count {
                 match job.replaced.get(i).filter(|o| o.pixels.len() == image.pixels.len()) {
@@ -355,7 +379,15 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             }
             let chain_img =
                 if pp.mipmapped { MipChain::generate(image, fmt, &job.conversions) } else { MipChain::single(image) };
-            outputs.push(Arc::new(chain_img.with_hazard(hazard)));
+            let chain_img = chain_img.with_hazard(hazard);
+            match (memo, key) {
+                (Some(memo), Some(key)) => {
+                    let out = Arc::new(chain_img.with_fingerprint(key));
+                    memo.put(key, out.clone());
+                    outputs.push(out);
+                }
+                _ => outputs.push(Arc::new(chain_img)),
+            }
         }
         if f + 1 < job.frame_count {
             // An earlier frame leaves its input to the history and its feedback pass's

@@ -8,6 +8,7 @@
 //! Pure data and arithmetic: no file system (PNG loading lives in [`super::png`]), no
 //! knowledge of shaders or presets. Never panics: out-of-range pixel reads are `None`.
 
+use super::memo::Fingerprint;
 use std::sync::{Arc, OnceLock};
 
 /// An RGBA image of `f32` channels, row-major, row 0 at the top.
@@ -181,6 +182,21 @@ fn byte_of(table: &[f32; 256], v: f32) -> Option<f32> {
 }
 
 impl DeviceConversions {
+    /// Writes every table into a memo key (they decide what a stored target reads back).
+    pub fn write_key(&self, k: &mut super::memo::KeyWriter) {
+        k.f32s(self.unorm8.as_slice());
+        k.f32s(self.srgb8.as_slice());
+        for encode in [&self.unorm8_encode, &self.srgb8_encode] {
+            match encode {
+                Some(t) => {
+                    k.tag(1);
+                    k.f32s(t.as_slice());
+                }
+                None => k.tag(0),
+            }
+        }
+    }
+
     /// `k / 255` and the transfer function.
     pub fn exact() -> DeviceConversions {
         let (unorm8, srgb8) = exact_tables().clone();
@@ -333,24 +349,49 @@ pub fn srgb_decode(v: f32) -> f32 {
 }
 
 /// A texture as the sampler sees it: level 0 and, when mipmapped, the smaller levels.
-#[derive(Clone, Debug, PartialEq)]
+/// A chain is not changed once a pass can read it: its [`MipChain::fingerprint`] is
+/// taken once.
+#[derive(Clone, Debug)]
 pub struct MipChain {
     pub levels: Vec<RgbaF32Image>,
     /// Per level, one flag per texel (row-major): the texel's value depends on something
     /// a GPU may compute differently (see [`super::hazard`]). Empty: no hazard anywhere.
     pub hazard: Vec<Vec<bool>>,
+    /// What the content is known by: the render key of the pass that made it
+    /// ([`MipChain::with_fingerprint`]), else the digest of its content, taken on first use.
+    fingerprint: OnceLock<Fingerprint>,
+}
+
+/// Chains are equal by content (levels and hazard maps), whatever their fingerprints.
+impl PartialEq for MipChain {
+    fn eq(&self, other: &MipChain) -> bool {
+        self.levels == other.levels && self.hazard == other.hazard
+    }
 }
 
 impl MipChain {
     /// A texture with one level.
     pub fn single(image: RgbaF32Image) -> MipChain {
-        MipChain { levels: vec![image], hazard: Vec::new() }
+        MipChain { levels: vec![image], hazard: Vec::new(), fingerprint: OnceLock::new() }
+    }
+
+    /// What the content is known by in a [`super::memo::PassMemo`] key: the fingerprint
+    /// given by [`MipChain::with_fingerprint`], else the digest of the content.
+    pub fn fingerprint(&self) -> Fingerprint {
+        *self.fingerprint.get_or_init(|| super::memo::content(self))
+    }
+
+    /// The chain known by `fingerprint`: the key of the deterministic render that made
+    /// it, which equal content always has (no pixel is hashed).
+    pub fn with_fingerprint(self, fingerprint: Fingerprint) -> MipChain {
+        MipChain { fingerprint: OnceLock::from(fingerprint), ..self }
     }
 
     /// Attaches level 0's hazard map (one flag per texel; ignored when its length does
     /// not match) and derives the smaller levels' maps: a texel of level `k + 1` is
     /// hazardous when any of the texels it averages is.
     pub fn with_hazard(mut self, map: Vec<bool>) -> MipChain {
+        self.fingerprint = OnceLock::new();
         let Some(base) = self.levels.first() else { return self };
         if map.len() != base.pixels.len() || !map.iter().any(|&h| h) {
             self.hazard = Vec::new();
@@ -406,7 +447,7 @@ impl MipChain {
             next.store_as(format, srgb);
             levels.push(next);
         }
-        MipChain { levels, hazard: Vec::new() }
+        MipChain { levels, hazard: Vec::new(), fingerprint: OnceLock::new() }
     }
 
     pub fn base(&self) -> Option<&RgbaF32Image> {

@@ -16,6 +16,7 @@
 //! - [`inputs`], [`bind`]: what the runtime handed a pass, and which name gets what.
 //! - [`pass`]: one pass (vertex quad, rasteriser, fragment quads).
 //! - [`driver`]: a whole `.cgp` over several frames, scheduled by [`crate::plan`].
+//! - [`memo`]: pass outputs reused across the presets of one run, by render key.
 //! - [`png`]: PNG files.
 //! - [`source`]: a `.cg` text or file to both stage modules, as RetroArch compiled it.
 
@@ -26,6 +27,7 @@ pub mod hazard;
 pub mod image;
 pub mod inputs;
 pub mod machine;
+pub mod memo;
 pub mod ops;
 pub mod pass;
 pub mod png;
@@ -35,6 +37,7 @@ pub mod source;
 pub use driver::{as_stored, render_preset, render_preset_detailed, PassOutput, PresetOutput, PresetRender};
 pub use image::{DeviceConversions, MipChain, RgbaF32Image, StorageFormat};
 pub use inputs::{bound, PassInputs, RETROARCH_MVP};
+pub use memo::{MemoStats, PassMemo};
 pub use pass::{render_pass, PassProgram, Rendered};
 pub use sample::{BoundTexture, SamplerState, WrapMode};
 pub use source::{analyze_cg, analyze_cg_str};

@@ -27,6 +27,8 @@ use super::hazard::{self, approx_bit, APPROX, HAZARD};
 use super::image::RgbaF32Image;
 use super::inputs::PassInputs;
 use super::machine::{splat, Bits, Cell, LaneShape, Machine, LANES, QUADS};
+use super::memo::{Fingerprint, KeyWriter};
+use super::sample::BoundTexture;
 use crate::codes;
 use grammar::Diagnostic;
 use rayon::prelude::*;
@@ -38,6 +40,10 @@ pub struct PassProgram {
     fragment: Compiled,
     /// `#pragma parameter` ids and initial values, in source order.
     pub parameters: Vec<(String, f32)>,
+    /// The digest of what the program was compiled from (every file's path and text,
+    /// and the defines), set by [`super::source`]; `None` keeps its renders out of a
+    /// [`super::memo::PassMemo`].
+    source: Option<Fingerprint>,
 }
 
 impl PassProgram {
@@ -48,7 +54,7 @@ impl PassProgram {
         match (v, f) {
             (Ok(vertex), Ok(fragment)) => {
                 let parameters = parameter_pragmas(&fragment_pragmas(vertex_pragmas(&vertex), &fragment.pragmas));
-                Ok(PassProgram { vertex, fragment, parameters })
+                Ok(PassProgram { vertex, fragment, parameters, source: None })
             }
             (v, f) => {
                 let mut d = Vec::new();
@@ -70,6 +76,11 @@ impl PassProgram {
     /// The dotted names of both stages' interfaces (`IN.video_size`, `PREV3.texture`).
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.vertex.leaves.iter().chain(&self.fragment.leaves).map(|l| l.path.as_str())
+    }
+
+    /// The program known by the digest of what it was compiled from.
+    pub fn with_source_fingerprint(self, source: Fingerprint) -> PassProgram {
+        PassProgram { source: Some(source), ..self }
     }
 
     /// Warnings found while compiling.
@@ -606,6 +617,66 @@ impl Fragments<'_> {
 
 /// Renders one pass into an image of `inputs.output_size` (raw fragment colours), its
 /// quad rows in parallel.
+/// What a render of `prog` with `inp` reads, as one fingerprint: the program's source,
+/// the pass input (texture unit 0), the target size, the on-screen flip, the precision
+/// rule and, for every name of both stages in order, what the runtime binds to it
+/// ([`bind`]: each uniform's value, each texture's fingerprint and sampler state).
+/// Everything [`render_pass`] reads goes through these, so equal keys render equal
+/// images, hazard maps and perturbed images. `None` for a program without a source
+/// fingerprint.
+pub fn render_key(prog: &PassProgram, inp: &PassInputs) -> Option<Fingerprint> {
+    let mut k = KeyWriter::new("pass");
+    k.fingerprint(prog.source?);
+    let texture = |k: &mut KeyWriter, t: &BoundTexture| {
+        k.fingerprint(t.texture.fingerprint());
+        k.tag(u8::from(t.state.linear));
+        k.tag(u8::from(t.state.mipmap));
+        k.str(t.state.wrap.as_str());
+    };
+    texture(&mut k, &inp.source);
+    k.u32(inp.output_size.0);
+    k.u32(inp.output_size.1);
+    k.tag(u8::from(inp.flipped));
+    k.tag(u8::from(inp.precision));
+    for (c, stage) in [(&prog.vertex, Stage::Vertex), (&prog.fragment, Stage::Fragment)] {
+        k.u64(c.leaves.len() as u64);
+        for leaf in &c.leaves {
+            match bind(leaf, stage, inp) {
+                Binding::Uniform(values) => {
+                    k.tag(0);
+                    k.u64(values.len() as u64);
+                    values.iter().for_each(|v| k.u64(v.to_bits()));
+                }
+                Binding::Sampler(t) => {
+                    k.tag(1);
+                    texture(&mut k, &t);
+                }
+                Binding::Attribute(a) => {
+                    k.tag(2);
+                    k.tag(a as u8);
+                }
+                Binding::Varying((name, index)) => {
+                    k.tag(3);
+                    k.str(&name);
+                    k.u32(index);
+                }
+                Binding::OutVarying((name, index)) => {
+                    k.tag(4);
+                    k.str(&name);
+                    k.u32(index);
+                }
+                Binding::FragCoord => k.tag(5),
+                Binding::OutPosition => k.tag(6),
+                Binding::OutColor => k.tag(7),
+                Binding::Ignored => k.tag(8),
+                Binding::UnboundSampler => k.tag(9),
+                Binding::Unbound => k.tag(10),
+            }
+        }
+    }
+    Some(k.finish())
+}
+
 pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec<Diagnostic>> {
     let (width, height) = inp.output_size;
     if width == 0 || height == 0 || width > 16384 || height > 16384 {

@@ -1,0 +1,290 @@
+//! The pass memo: one run's record of rendered pass outputs, so that a pass which
+//! another preset of the same run already rendered with exactly the same inputs is not
+//! rendered again. Presets of a library share passes (the same first passes under
+//! different later ones, variants that differ in one pass), and a pass render is a pure
+//! function of what it reads.
+//!
+//! A render is keyed by a [`Fingerprint`] of everything it reads ([`KeyWriter`]): the
+//! program's source text, the value of every uniform and the fingerprint and sampler
+//! state of every texture its names bind ([`super::pass::render_key`]), the pass input,
+//! the target's size, storage format and mip chain, and the device conversions. A
+//! texture's fingerprint is that of its content ([`MipChain::fingerprint`]), or, for a
+//! pass output, the key of the render that made it (equal keys make equal outputs), so
+//! a key never needs the pixels of a rendered pass hashed again.
+//!
+//! The memo must never hand back an output for a key that differs from the one it was
+//! stored under (fingerprints are 128 bits, from two independent SipHash streams), and
+//! never holds more than its byte budget: the least recently used outputs go first.
+
+use super::image::MipChain;
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hasher};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// A 128-bit digest: equal fingerprints stand for equal content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Fingerprint(pub u128);
+
+/// Builds a [`Fingerprint`] from a sequence of writes; every write is length- or
+/// tag-delimited by the caller's order, and each key starts with a domain name, so
+/// digests of different kinds of things never meet.
+pub struct KeyWriter {
+    low: DefaultHasher,
+    high: DefaultHasher,
+}
+
+impl KeyWriter {
+    /// A writer for the domain `domain` (`"content"`, `"pass"`...).
+    pub fn new(domain: &str) -> KeyWriter {
+        let mut low = DefaultHasher::new();
+        let mut high = DefaultHasher::new();
+        // Two streams that differ from their first byte on: independent 64-bit halves.
+        low.write_u8(0x5a);
+        high.write_u8(0xa5);
+        let mut k = KeyWriter { low, high };
+        k.str(domain);
+        k
+    }
+
+    pub fn bytes(&mut self, b: &[u8]) {
+        self.low.write(b);
+        self.high.write(b);
+    }
+
+    pub fn str(&mut self, s: &str) {
+        self.u64(s.len() as u64);
+        self.bytes(s.as_bytes());
+    }
+
+    pub fn u64(&mut self, v: u64) {
+        self.bytes(&v.to_le_bytes());
+    }
+
+    pub fn u32(&mut self, v: u32) {
+        self.bytes(&v.to_le_bytes());
+    }
+
+    pub fn tag(&mut self, v: u8) {
+        self.bytes(&[v]);
+    }
+
+    pub fn f32s(&mut self, values: &[f32]) {
+        self.u64(values.len() as u64);
+        let mut buf = [0u8; 4096];
+        for chunk in values.chunks(buf.len() / 4) {
+            for (dst, v) in buf.chunks_exact_mut(4).zip(chunk) {
+                dst.copy_from_slice(&v.to_bits().to_le_bytes());
+            }
+            self.bytes(&buf[..chunk.len() * 4]);
+        }
+    }
+
+    pub fn bools(&mut self, values: &[bool]) {
+        self.u64(values.len() as u64);
+        let mut buf = [0u8; 4096];
+        for chunk in values.chunks(buf.len()) {
+            for (dst, &v) in buf.iter_mut().zip(chunk) {
+                *dst = u8::from(v);
+            }
+            self.bytes(&buf[..chunk.len()]);
+        }
+    }
+
+    pub fn fingerprint(&mut self, f: Fingerprint) {
+        self.bytes(&f.0.to_le_bytes());
+    }
+
+    pub fn finish(&self) -> Fingerprint {
+        Fingerprint(u128::from(self.low.finish()) | (u128::from(self.high.finish()) << 64))
+    }
+}
+
+/// The fingerprint of a chain's content: every level's size and pixels (bit patterns)
+/// and every hazard map.
+pub fn content(chain: &MipChain) -> Fingerprint {
+    let mut k = KeyWriter::new("content");
+    k.u64(chain.levels.len() as u64);
+    for level in &chain.levels {
+        k.u32(level.width);
+        k.u32(level.height);
+        k.u64(level.pixels.len() as u64);
+        for px in level.pixels.chunks(256) {
+            k.f32s(px.as_flattened());
+        }
+    }
+    k.u64(chain.hazard.len() as u64);
+    for map in &chain.hazard {
+        k.bools(map);
+    }
+    k.finish()
+}
+
+/// How often the memo answered, for the run's report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoStats {
+    pub hits: u64,
+    pub misses: u64,
+}
+
+struct Entry {
+    chain: Arc<MipChain>,
+    bytes: usize,
+    last_use: u64,
+}
+
+#[derive(Default)]
+struct Inner {
+    entries: HashMap<Fingerprint, Entry>,
+    bytes: usize,
+    clock: u64,
+    stats: MemoStats,
+}
+
+/// Rendered pass outputs by key, shared by the presets of one run (any thread).
+pub struct PassMemo {
+    inner: Mutex<Inner>,
+    budget: usize,
+}
+
+/// The bytes a chain holds (pixels and hazard maps).
+fn bytes_of(chain: &MipChain) -> usize {
+    let pixels: usize = chain.levels.iter().map(|l| l.pixels.len() * 16).sum();
+    let maps: usize = chain.hazard.iter().map(Vec::len).sum();
+    pixels + maps
+}
+
+impl PassMemo {
+    /// An empty memo that holds at most `budget` bytes of outputs.
+    pub fn new(budget: usize) -> PassMemo {
+        PassMemo { inner: Mutex::new(Inner::default()), budget }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The output stored under `key`, if any (counted as a hit or a miss).
+    pub fn get(&self, key: Fingerprint) -> Option<Arc<MipChain>> {
+        let mut inner = self.lock();
+        inner.clock += 1;
+        let now = inner.clock;
+        let found = inner.entries.get_mut(&key).map(|e| {
+            e.last_use = now;
+            e.chain.clone()
+        });
+        match found {
+            Some(_) => inner.stats.hits += 1,
+            None => inner.stats.misses += 1,
+        }
+        found
+    }
+
+    /// Stores `chain` under `key` (an output larger than the whole budget is not kept),
+    /// then drops the least recently used outputs until the memo fits its budget.
+    pub fn put(&self, key: Fingerprint, chain: Arc<MipChain>) {
+        let bytes = bytes_of(&chain);
+        if bytes > self.budget {
+            return;
+        }
+        let mut inner = self.lock();
+        inner.clock += 1;
+        let last_use = inner.clock;
+        if let Some(old) = inner.entries.insert(key, Entry { chain, bytes, last_use }) {
+            inner.bytes -= old.bytes;
+        }
+        inner.bytes += bytes;
+        while inner.bytes > self.budget {
+            let Some(oldest) = inner.entries.iter().min_by_key(|(_, e)| e.last_use).map(|(k, _)| *k) else { break };
+            if let Some(e) = inner.entries.remove(&oldest) {
+                inner.bytes -= e.bytes;
+            }
+        }
+    }
+
+    pub fn stats(&self) -> MemoStats {
+        self.lock().stats
+    }
+
+    /// The bytes of outputs held now.
+    pub fn bytes(&self) -> usize {
+        self.lock().bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::image::RgbaF32Image;
+
+    fn chain(v: f32, w: u32) -> Arc<MipChain> {
+        Arc::new(MipChain::single(RgbaF32Image::filled(w, 1, [v; 4])))
+    }
+
+    #[test]
+    fn content_tells_pixels_sizes_and_hazards_apart() {
+        let a = MipChain::single(RgbaF32Image::filled(2, 2, [0.5; 4]));
+        let same = MipChain::single(RgbaF32Image::filled(2, 2, [0.5; 4]));
+        let other_value = MipChain::single(RgbaF32Image::filled(2, 2, [0.25; 4]));
+        let other_shape = MipChain::single(RgbaF32Image::filled(4, 1, [0.5; 4]));
+        let hazardous = a.clone().with_hazard(vec![true, false, false, false]);
+        // -0.0 and 0.0 compare equal but are different bits: a shader can tell them apart.
+        let zero = MipChain::single(RgbaF32Image::filled(1, 1, [0.0; 4]));
+        let negative_zero = MipChain::single(RgbaF32Image::filled(1, 1, [-0.0; 4]));
+        assert_eq!(content(&a), content(&same));
+        for different in [&other_value, &other_shape, &hazardous] {
+            assert_ne!(content(&a), content(different));
+        }
+        assert_ne!(content(&zero), content(&negative_zero));
+    }
+
+    #[test]
+    fn domains_and_write_boundaries_give_different_keys() {
+        let key = |domain: &str, parts: &[&str]| {
+            let mut k = KeyWriter::new(domain);
+            parts.iter().for_each(|p| k.str(p));
+            k.finish()
+        };
+        assert_eq!(key("pass", &["ab", "c"]), key("pass", &["ab", "c"]));
+        assert_ne!(key("pass", &["ab", "c"]), key("pass", &["a", "bc"]));
+        assert_ne!(key("pass", &["x"]), key("content", &["x"]));
+        // The two halves are independent streams.
+        let f = key("pass", &["x"]).0;
+        assert_ne!(f as u64, (f >> 64) as u64);
+    }
+
+    #[test]
+    fn hands_back_what_was_stored_and_counts() {
+        let memo = PassMemo::new(1 << 20);
+        let k1 = Fingerprint(1);
+        assert!(memo.get(k1).is_none());
+        let c = chain(0.5, 4);
+        memo.put(k1, c.clone());
+        let got = memo.get(k1).expect("stored");
+        assert!(Arc::ptr_eq(&got, &c));
+        assert!(memo.get(Fingerprint(2)).is_none());
+        assert_eq!(memo.stats(), MemoStats { hits: 1, misses: 2 });
+        assert_eq!(memo.bytes(), 4 * 16);
+    }
+
+    #[test]
+    fn keeps_to_its_budget_dropping_the_least_recently_used() {
+        // Room for two 4-texel outputs (64 bytes each).
+        let memo = PassMemo::new(128);
+        memo.put(Fingerprint(1), chain(0.1, 4));
+        memo.put(Fingerprint(2), chain(0.2, 4));
+        // Using 1 makes 2 the least recently used.
+        assert!(memo.get(Fingerprint(1)).is_some());
+        memo.put(Fingerprint(3), chain(0.3, 4));
+        assert!(memo.get(Fingerprint(2)).is_none());
+        assert!(memo.get(Fingerprint(1)).is_some());
+        assert!(memo.get(Fingerprint(3)).is_some());
+        assert_eq!(memo.bytes(), 128);
+        // An output larger than the budget is not kept and evicts nothing.
+        memo.put(Fingerprint(4), chain(0.4, 16));
+        assert!(memo.get(Fingerprint(4)).is_none());
+        assert_eq!(memo.bytes(), 128);
+        // Storing a key again replaces its entry without counting it twice.
+        memo.put(Fingerprint(3), chain(0.5, 4));
+        assert_eq!(memo.bytes(), 128);
+    }
+}
