@@ -403,20 +403,14 @@ fn exact_interpolation(w: &[f64; 4], exact: &[bool; 4], vals: &[f64; 4]) -> bool
         .any(|b| (0..4).all(|i| i == b || w[i] == 0.0 || vals[i] == vals[b] || (exact[i] && short_dyadic(w[i]))))
 }
 
-/// The pixels and hazard flags of the one or two image rows a quad row covers.
-struct QuadRow {
-    pixels: Vec<[f32; 4]>,
-    hazard: Vec<bool>,
-    /// The perturbed lanes' pixels (precision rule only).
-    perturbed: Vec<[[f32; 4]; 3]>,
-}
-
-impl QuadRow {
-    fn new(qy: u32, rows: u32, width: u32, height: u32, hazard: bool, precision: bool) -> QuadRow {
-        let n = width as usize * (height - qy).min(rows) as usize;
-        let perturbed = if precision { vec![[[0.0; 4]; 3]; n] } else { Vec::new() };
-        QuadRow { pixels: vec![[0.0; 4]; n], hazard: vec![hazard; n], perturbed }
-    }
+/// The one or two image rows a quad row covers, as parts of the pass's own buffers:
+/// pixels, hazard flags and, under the precision rule only, the perturbed lanes' pixels
+/// (empty otherwise).
+struct QuadRow<'a> {
+    qy: u32,
+    pixels: &'a mut [[f32; 4]],
+    hazard: &'a mut [bool],
+    perturbed: &'a mut [[[f32; 4]; 3]],
 }
 
 /// Lane `l`'s colour from the COLOR cells (alpha 1 where the program writes fewer
@@ -548,7 +542,8 @@ impl Fragments<'_> {
     }
 
     /// Stores the outputs of the first `real` quads of a batch into `row`.
-    fn store(&self, m: &Machine, batch: &[QuadAt; QUADS], real: usize, qy: u32, row: &mut QuadRow) {
+    fn store(&self, m: &Machine, batch: &[QuadAt; QUADS], real: usize, row: &mut QuadRow) {
+        let qy = row.qy;
         let (width, height) = self.inp.output_size;
         // The COLOR cells (at most four are read).
         let mut colour = [[0.0f64; LANES]; 4];
@@ -593,10 +588,9 @@ impl Fragments<'_> {
         }
     }
 
-    /// Renders the quad row at `qy` on `m`: its covered quads in batches of [`QUADS`].
-    fn row(&self, m: &mut Machine, qy: u32) -> Result<QuadRow, Diagnostic> {
-        let (width, height) = self.inp.output_size;
-        let mut row = QuadRow::new(qy, self.quad, width, height, self.verts.position_hazard, self.inp.precision);
+    /// Renders the quad row `row` on `m`: its covered quads in batches of [`QUADS`].
+    fn row(&self, m: &mut Machine, row: &mut QuadRow) -> Result<(), Diagnostic> {
+        let (width, qy) = (self.inp.output_size.0, row.qy);
         let quads: Vec<QuadAt> = (0..width).step_by(self.quad as usize).filter_map(|qx| self.quad_at(qx, qy)).collect();
         for chunk in quads.chunks(QUADS) {
             let Some(&last) = chunk.last() else { continue };
@@ -609,14 +603,12 @@ impl Fragments<'_> {
                 Err((q, e)) if q < chunk.len() => return Err(e),
                 _ => {}
             }
-            self.store(m, &batch, chunk.len(), qy, &mut row);
+            self.store(m, &batch, chunk.len(), row);
         }
-        Ok(row)
+        Ok(())
     }
 }
 
-/// Renders one pass into an image of `inputs.output_size` (raw fragment colours), its
-/// quad rows in parallel.
 /// What a render of `prog` with `inp` reads, as one fingerprint: the program's source,
 /// the pass input (texture unit 0), the target size, the on-screen flip, the precision
 /// rule and, for every name of both stages in order, what the runtime binds to it
@@ -677,6 +669,8 @@ pub fn render_key(prog: &PassProgram, inp: &PassInputs) -> Option<Fingerprint> {
     Some(k.finish())
 }
 
+/// Renders one pass into an image of `inputs.output_size` (raw fragment colours), its
+/// quad rows in parallel.
 pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec<Diagnostic>> {
     let (width, height) = inp.output_size;
     if width == 0 || height == 0 || width > 16384 || height > 16384 {
@@ -707,25 +701,37 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
     // they run in parallel, each worker on its own copy of the machine (a copy per row
     // would cost more than the row: a machine holds every cell for a whole batch); the
     // first error in row order is the one a row-major loop meets first.
-    let quad_rows: Vec<u32> = (0..height).step_by(quad as usize).collect();
-    let rows = quad_rows
-        .par_iter()
-        .map_init(|| m.clone(), |m, &qy| frags.row(m, qy))
-        .collect::<Vec<Result<QuadRow, Diagnostic>>>();
-    // Filled row by row below (never zeroed first: these are the largest buffers).
+    // Every quad row writes its part of the pass's buffers in place. Pixels that no
+    // fragment writes keep the clear colour, transparent black.
     let n = width as usize * height as usize;
-    let empty = || RgbaF32Image { width, height, pixels: Vec::with_capacity(n) };
-    let mut image = empty();
-    let mut hazard = Vec::with_capacity(n);
-    let mut perturbed: Vec<RgbaF32Image> = if inp.precision { (0..3).map(|_| empty()).collect() } else { Vec::new() };
-    for row in rows {
-        let row = row.map_err(|e| vec![e])?;
-        image.pixels.extend(row.pixels);
-        hazard.extend(row.hazard);
-        for (k, p) in perturbed.iter_mut().enumerate() {
-            p.pixels.extend(row.perturbed.iter().map(|lanes| lanes[k]));
-        }
+    let mut pixels = vec![[0.0f32; 4]; n];
+    let mut hazard = vec![verts.position_hazard; n];
+    let mut lanes = if inp.precision { vec![[[0.0f32; 4]; 3]; n] } else { Vec::new() };
+    let per_row = width as usize * quad as usize;
+    let (mut p, mut h, mut l) = (pixels.chunks_mut(per_row), hazard.chunks_mut(per_row), lanes.chunks_mut(per_row));
+    let mut rows: Vec<QuadRow> = (0..height)
+        .step_by(quad as usize)
+        .map(|qy| QuadRow {
+            qy,
+            pixels: p.next().unwrap_or_default(),
+            hazard: h.next().unwrap_or_default(),
+            perturbed: l.next().unwrap_or_default(),
+        })
+        .collect();
+    let results = rows
+        .par_iter_mut()
+        .map_init(|| m.clone(), |m, row| frags.row(m, row))
+        .collect::<Vec<Result<(), Diagnostic>>>();
+    drop(rows);
+    if let Some(Err(e)) = results.into_iter().find(Result::is_err) {
+        return Err(vec![e]);
     }
+    let image = RgbaF32Image { width, height, pixels };
+    let perturbed: Vec<RgbaF32Image> = if inp.precision {
+        (0..3).map(|k| RgbaF32Image { width, height, pixels: lanes.iter().map(|p| p[k]).collect() }).collect()
+    } else {
+        Vec::new()
+    };
     Ok(Rendered { image, hazard, warnings, perturbed })
 }
 
