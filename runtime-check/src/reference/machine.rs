@@ -41,6 +41,36 @@ pub const LANES: usize = 4 * QUADS;
 /// One scalar component, for lanes `0..LANES`.
 pub type Cell = [f64; LANES];
 
+/// Runs `f(dst, x, y)` with cell `d` to write and cells `a` and `b` to read, writing
+/// `d` in place when it is neither operand (no cell is copied), else through a copy of
+/// the operands. A cell outside `mem` reads as 0, and a write to one is dropped.
+#[inline(always)]
+pub fn with_cells2<R>(
+    mem: &mut [Cell],
+    d: usize,
+    a: usize,
+    b: usize,
+    f: impl FnOnce(&mut Cell, &Cell, &Cell) -> R,
+) -> R {
+    if d != a && d != b {
+        if a == b {
+            if let Ok([dst, x]) = mem.get_disjoint_mut([d, a]) {
+                return f(dst, x, x);
+            }
+        } else if let Ok([dst, x, y]) = mem.get_disjoint_mut([d, a, b]) {
+            return f(dst, x, y);
+        }
+    }
+    let read = |i: usize| mem.get(i).copied().unwrap_or([0.0; LANES]);
+    let (x, y) = (read(a), read(b));
+    let mut v = [0.0; LANES];
+    let r = f(&mut v, &x, &y);
+    if let Some(c) = mem.get_mut(d) {
+        *c = v;
+    }
+    r
+}
+
 /// A set of lanes (bit `l` = lane `l`), or a cell's hazard flags (bits `0..LANES` hazard,
 /// `LANES..2 LANES` approximate).
 pub type Bits = u64;
@@ -322,6 +352,33 @@ pub fn perturbed_lanes() -> Cell {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cells_are_written_in_place_or_through_a_copy_with_the_same_result() {
+        // Cells 0..3 hold 1, 2, 3; `d = x - y` for every way the three can coincide.
+        let start = || vec![splat(1.0), splat(2.0), splat(3.0)];
+        let sub = |v: &mut Cell, x: &Cell, y: &Cell| {
+            for l in 0..LANES {
+                v[l] = x[l] - y[l];
+            }
+            x[0] + y[0]
+        };
+        for (d, a, b, want) in [(2, 0, 1, -1.0), (0, 0, 1, -1.0), (1, 0, 1, -1.0), (2, 1, 1, 0.0), (1, 1, 1, 0.0)] {
+            let mut mem = start();
+            let r = with_cells2(&mut mem, d, a, b, sub);
+            assert_eq!(mem[d], splat(want), "d {d} a {a} b {b}");
+            assert_eq!(r, start()[a][0] + start()[b][0]);
+            for other in (0..3).filter(|&i| i != d) {
+                assert_eq!(mem[other], start()[other]);
+            }
+        }
+        // Outside the memory: operands read 0, the write is dropped.
+        let mut mem = start();
+        assert_eq!(with_cells2(&mut mem, 9, 7, 1, sub), 2.0);
+        assert_eq!(mem, start());
+        with_cells2(&mut mem, 0, 8, 1, sub);
+        assert_eq!(mem[0], splat(-2.0));
+    }
 
     #[test]
     fn a_quad_that_fails_stops_alone_and_the_lowest_quad_reports() {

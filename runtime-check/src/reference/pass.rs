@@ -718,10 +718,8 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
             perturbed: l.next().unwrap_or_default(),
         })
         .collect();
-    let results = rows
-        .par_iter_mut()
-        .map_init(|| m.clone(), |m, row| frags.row(m, row))
-        .collect::<Vec<Result<(), Diagnostic>>>();
+    let results =
+        rows.par_iter_mut().map_init(|| m.clone(), |m, row| frags.row(m, row)).collect::<Vec<Result<(), Diagnostic>>>();
     drop(rows);
     if let Some(Err(e)) = results.into_iter().find(Result::is_err) {
         return Err(vec![e]);

@@ -12,7 +12,7 @@
 
 use super::{builtins, chain, Compiler, Frame};
 use crate::reference::hazard::{self, approx_bit, hazard_bit, HAZARD};
-use crate::reference::machine::{Bits, Cell, Code, Machine, LANES};
+use crate::reference::machine::{with_cells2, Bits, Cell, Code, Machine, LANES};
 use crate::reference::ops::{self, kind, Kind};
 use std::sync::Arc;
 use translator::ir::{BinaryOp, Expr, ExprKind, Handle, IncDec, Literal, ParamDir, Type, Var};
@@ -469,6 +469,23 @@ fn apply2<F: Fn(f64, f64) -> f64>(m: &Machine, a: usize, b: usize, f: F) -> (&Ce
     (x, y, v, ha, hb, h)
 }
 
+/// `f` over the lanes of `x` and `y` into `v`; the lanes whose result is NaN or
+/// infinite, as hazard bits (one compare per lane in the same loop, so it vectorises).
+#[inline(always)]
+fn apply2_into<F: Fn(f64, f64) -> f64>(v: &mut Cell, x: &Cell, y: &Cell, f: F) -> Bits {
+    let mut finite = true;
+    for l in 0..LANES {
+        let r = f(x[l], y[l]);
+        v[l] = r;
+        finite &= r.abs() <= f64::MAX;
+    }
+    if finite {
+        0
+    } else {
+        hazard::mark_non_finite(v, 0)
+    }
+}
+
 /// binary32 `+ - *` (`f`, rounded) whose exact binary64 value is `raw`: approximate
 /// where the rounding was inexact, and under the precision rule moved by an ulp there.
 fn rounded<F, R>(triples: Vec<(usize, usize, usize)>, f: F, raw: R) -> Code
@@ -479,21 +496,25 @@ where
     Box::new(move |m: &mut Machine| {
         let perturbed = m.perturbed();
         for &(d, a, b) in &triples {
-            let (x, y, mut v, _, _, mut h) = apply2(m, a, b, f);
-            let mut inexact: Bits = 0;
-            for l in 0..LANES {
-                let exact = raw(x[l], y[l]);
-                inexact |= Bits::from(v[l] != exact && !exact.is_nan()) << l;
-            }
-            h |= inexact << LANES;
-            if perturbed && inexact != 0 {
-                for (l, v) in v.iter_mut().enumerate() {
-                    if inexact & (1 << l) != 0 {
-                        *v = hazard::nudge(*v, m.perturbation[l]);
+            let operands = m.hz(a) | m.hz(b);
+            let p = &m.perturbation;
+            let (non_finite, inexact) = with_cells2(&mut m.mem, d, a, b, |v, x, y| {
+                let non_finite = apply2_into(v, x, y, f);
+                let mut inexact: Bits = 0;
+                for l in 0..LANES {
+                    let exact = raw(x[l], y[l]);
+                    inexact |= Bits::from(v[l] != exact && !exact.is_nan()) << l;
+                }
+                if perturbed && inexact != 0 {
+                    for (l, v) in v.iter_mut().enumerate() {
+                        if inexact & (1 << l) != 0 {
+                            *v = hazard::nudge(*v, p[l]);
+                        }
                     }
                 }
-            }
-            m.put(d, v, h);
+                (non_finite, inexact)
+            });
+            m.set_hz(d, operands | non_finite | (inexact << LANES));
         }
     })
 }
@@ -512,24 +533,30 @@ fn map2<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(
     match rule {
         Rule2::Plain => Box::new(move |m: &mut Machine| {
             for &(d, a, b) in &triples {
-                let (_, _, v, _, _, h) = apply2(m, a, b, f);
-                m.put(d, v, h);
+                let operands = m.hz(a) | m.hz(b);
+                let non_finite = with_cells2(&mut m.mem, d, a, b, |v, x, y| apply2_into(v, x, y, f));
+                m.set_hz(d, operands | non_finite);
             }
         }),
         Rule2::Rounded(Raw::Add) => rounded(triples, f, |a, b| a + b),
         Rule2::Rounded(Raw::Sub) => rounded(triples, f, |a, b| a - b),
         Rule2::Rounded(Raw::Mul) => rounded(triples, f, |a, b| a * b),
         Rule2::Quotient => Box::new(move |m: &mut Machine| {
-            let p = m.perturbation;
             for &(d, a, b) in &triples {
-                let (x, y, mut v, _, _, mut h) = apply2(m, a, b, f);
-                for l in 0..LANES {
-                    if !hazard::exact_quotient(x[l], y[l]) {
-                        h |= approx_bit(l);
-                        v[l] = hazard::nudge(v[l], p[l]);
+                let operands = m.hz(a) | m.hz(b);
+                let p = &m.perturbation;
+                let (non_finite, approx) = with_cells2(&mut m.mem, d, a, b, |v, x, y| {
+                    let non_finite = apply2_into(v, x, y, f);
+                    let mut approx: Bits = 0;
+                    for l in 0..LANES {
+                        if !hazard::exact_quotient(x[l], y[l]) {
+                            approx |= approx_bit(l);
+                            v[l] = hazard::nudge(v[l], p[l]);
+                        }
                     }
-                }
-                m.put(d, v, h);
+                    (non_finite, approx)
+                });
+                m.set_hz(d, operands | non_finite | approx);
             }
         }),
         Rule2::Remainder => Box::new(move |m: &mut Machine| {
