@@ -23,6 +23,14 @@
 //! (a GPU may round it differently, so a decision taken on it near its threshold is a
 //! hazard). Every operation ORs the flags of its operands into its result.
 //!
+//! A third record per cell says that it is **lane-uniform** ([`Machine::lane_uniform`]):
+//! the same value, bit for bit, and the same flags in every lane (a constant, a uniform
+//! and what is computed from them, a texture read of a flat region). An operator whose
+//! operands are all lane-uniform computes one lane and writes it to all
+//! ([`Machine::put_splat`]); outside the precision rule's render every lane would have
+//! computed the same. Every write keeps the record true only where that is certain, so
+//! the memory and flags are private: writers go through the methods here.
+//!
 //! This module holds state only; it never interprets IR and never panics (reads out of
 //! the memory give 0, writes out of it are dropped).
 
@@ -135,12 +143,32 @@ pub enum LaneShape {
 /// interval a device may return.
 pub const PERTURBATIONS: [f64; 4] = [0.0, 1.0, -1.0, 0.5];
 
+/// Whether flags are the same in every lane: each half (hazard, approximate) all set or
+/// all clear.
+#[inline]
+pub fn lane_uniform_flags(h: Bits) -> bool {
+    let (hazard, approx) = (h & ALL_LANES, (h >> LANES) & ALL_LANES);
+    (hazard == 0 || hazard == ALL_LANES) && (approx == 0 || approx == ALL_LANES)
+}
+
+/// Flags set in every lane: `hazard` and `approx` for all lanes or none.
+#[inline]
+pub fn flags_of_every_lane(hazard: bool, approx: bool) -> Bits {
+    (if hazard { ALL_LANES } else { 0 }) | (if approx { ALL_LANES << LANES } else { 0 })
+}
+
 #[derive(Clone)]
 pub struct Machine {
-    pub mem: Vec<Cell>,
+    mem: Vec<Cell>,
     /// Hazard flags of each cell: bit `l` = lane `l` carries a hazard, bit `LANES + l` =
     /// lane `l` is approximate (see [`super::hazard`]).
-    pub hz: Vec<Bits>,
+    hz: Vec<Bits>,
+    /// Per cell: known to hold the same value (bit for bit) and flags
+    /// ([`lane_uniform_flags`]) in every lane. Every write keeps it true only when that
+    /// is certain (a splat, a whole copy of such a cell, an operator's result on such
+    /// operands); false says nothing. Operators on such cells compute one lane
+    /// ([`Machine::lane_uniform`]).
+    uniform: Vec<bool>,
     /// Lanes whose control flow at this point depends on a hazard: every write to a place
     /// marks these lanes of the written cells, executed or not.
     pub ctl: Bits,
@@ -176,6 +204,7 @@ impl Machine {
         Machine {
             mem: vec![[0.0; LANES]; cells],
             hz: vec![0; cells],
+            uniform: vec![true; cells],
             ctl: 0,
             sticky: 0,
             active: ALL_LANES,
@@ -233,7 +262,42 @@ impl Machine {
     pub fn set(&mut self, a: usize, v: Cell) {
         if let Some(c) = self.mem.get_mut(a) {
             *c = v;
+            self.uniform[a] = false;
         }
+    }
+
+    /// Writes `v` to every lane of cell `a` (its flags unchanged).
+    #[inline]
+    pub fn set_splat(&mut self, a: usize, v: f64) {
+        if let Some(c) = self.mem.get_mut(a) {
+            *c = [v; LANES];
+            self.uniform[a] = lane_uniform_flags(self.hz[a]);
+        }
+    }
+
+    /// Whether cell `a` is known to hold the same value and flags in every lane (false
+    /// outside the memory).
+    #[inline]
+    pub fn lane_uniform(&self, a: usize) -> bool {
+        self.uniform.get(a).copied().unwrap_or(false)
+    }
+
+    /// Cell `a` to write in place (it stops counting as lane-uniform).
+    #[inline]
+    pub fn cell_mut(&mut self, a: usize) -> Option<&mut Cell> {
+        let c = self.mem.get_mut(a)?;
+        self.uniform[a] = false;
+        Some(c)
+    }
+
+    /// The memory, for an operator that writes cell `d` in place ([`with_cells2`]; `d`
+    /// stops counting as lane-uniform), and the lanes' perturbations.
+    #[inline]
+    pub fn memory_for(&mut self, d: usize) -> (&mut Vec<Cell>, &Cell) {
+        if let Some(u) = self.uniform.get_mut(d) {
+            *u = false;
+        }
+        (&mut self.mem, &self.perturbation)
     }
 
     /// The hazard flags of a cell (0 outside the memory).
@@ -246,6 +310,9 @@ impl Machine {
     pub fn set_hz(&mut self, a: usize, h: Bits) {
         if let Some(c) = self.hz.get_mut(a) {
             *c = h;
+            if !lane_uniform_flags(h) {
+                self.uniform[a] = false;
+            }
         }
     }
 
@@ -254,6 +321,44 @@ impl Machine {
     pub fn put(&mut self, a: usize, v: Cell, h: Bits) {
         self.set(a, v);
         self.set_hz(a, h);
+    }
+
+    /// Writes a value and its flags, and finds out whether they are the same in every
+    /// lane (a texture read of a flat region, a varying equal at every vertex): worth
+    /// its 32 compares where what follows is a chain of operators on the value.
+    #[inline]
+    pub fn put_detect(&mut self, a: usize, v: Cell, h: Bits) {
+        let same = lane_uniform_flags(h) && v.iter().all(|x| x.to_bits() == v[0].to_bits());
+        self.put(a, v, h);
+        if let Some(u) = self.uniform.get_mut(a) {
+            *u = same;
+        }
+    }
+
+    /// Writes `v` to every lane of cell `a` with flags `h` (lane-uniform flags, see
+    /// [`flags_of_every_lane`], keep the cell lane-uniform).
+    #[inline]
+    pub fn put_splat(&mut self, a: usize, v: f64, h: Bits) {
+        if let Some(c) = self.mem.get_mut(a) {
+            *c = [v; LANES];
+            self.hz[a] = h;
+            self.uniform[a] = lane_uniform_flags(h);
+        }
+    }
+
+    /// Restores a cell saved with [`Machine::saved`].
+    #[inline]
+    pub fn restore(&mut self, a: usize, saved: &(Cell, Bits, bool)) {
+        if let Some(c) = self.mem.get_mut(a) {
+            *c = saved.0;
+            self.hz[a] = saved.1;
+            self.uniform[a] = saved.2;
+        }
+    }
+
+    /// Cell `a`'s value, flags and lane uniformity, for [`Machine::restore`].
+    pub fn saved(&self, a: usize) -> (Cell, Bits, bool) {
+        (self.get(a), self.hz(a), self.lane_uniform(a))
     }
 
     /// Writes the lanes of `mask` only, value and flags; the lanes of [`Machine::ctl`]
@@ -280,15 +385,18 @@ impl Machine {
                     }
                 }
             }
+            self.uniform[a] = false;
         }
     }
 
     /// Copies cell `s` to cell `d`, value and flags: what `put(d, get(s), hz(s))` does,
-    /// without the copy through the stack (a cell is 256 bytes).
+    /// without the copy through the stack (a cell is 256 bytes); `d` is lane-uniform
+    /// when `s` is.
     #[inline]
     pub fn copy(&mut self, s: usize, d: usize) {
         if s < self.mem.len() && d < self.mem.len() {
             self.mem.copy_within(s..s + 1, d);
+            self.uniform[d] = self.uniform[s];
         } else {
             self.set(d, [0.0; LANES]);
         }
@@ -296,11 +404,14 @@ impl Machine {
     }
 
     /// Copies cell `s` to cell `d` in the lanes of `mask`: what
-    /// `put_masked(d, get(s), hz(s), mask)` does, without the copy through the stack.
+    /// `put_masked(d, get(s), hz(s), mask)` does, without the copy through the stack. A
+    /// copy of every lane of a lane-uniform cell is lane-uniform when the lanes of
+    /// [`Machine::ctl`] leave its flags so.
     #[inline]
     pub fn copy_masked(&mut self, s: usize, d: usize, mask: Bits) {
         let (h, n) = (self.hz(s), self.mem.len());
-        if mask & ALL_LANES == ALL_LANES && s < n && d < n {
+        let whole = mask & ALL_LANES == ALL_LANES && s < n && d < n;
+        if whole {
             self.mem.copy_within(s..s + 1, d);
         } else if d < n && mask != 0 {
             let v = self.get(s);
@@ -309,6 +420,8 @@ impl Machine {
         if let Some(c) = self.hz.get_mut(d) {
             let both = mask | (mask << LANES);
             *c = (*c & !both) | (h & both) | self.ctl;
+            let value = if whole { self.uniform[s] } else { self.uniform[d] };
+            self.uniform[d] = value && lane_uniform_flags(*c);
         }
     }
 
@@ -352,6 +465,67 @@ pub fn perturbed_lanes() -> Cell {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every cell that claims to be lane-uniform holds one value and lane-uniform flags.
+    fn claims_hold(m: &Machine) -> bool {
+        (0..m.mem.len()).all(|a| {
+            !m.uniform[a]
+                || (m.mem[a].iter().all(|x| x.to_bits() == m.mem[a][0].to_bits()) && lane_uniform_flags(m.hz[a]))
+        })
+    }
+
+    #[test]
+    fn lane_uniformity_is_claimed_only_where_it_holds() {
+        let ramp: Cell = std::array::from_fn(|l| l as f64);
+        let mut m = Machine::new(6);
+        assert!((0..6).all(|a| m.lane_uniform(a)), "a fresh memory is zeros");
+        m.set_splat(0, 2.5);
+        m.put_splat(1, 4.0, flags_of_every_lane(false, true));
+        assert!(m.lane_uniform(0) && m.lane_uniform(1));
+        // A splat with flags that differ between lanes is not uniform.
+        m.put_splat(2, 1.0, 1);
+        assert!(!m.lane_uniform(2));
+        // Whole copies carry the claim; a partial one, or one the control flow's hazard
+        // marks in some lanes, does not.
+        m.copy(1, 3);
+        assert!(m.lane_uniform(3));
+        m.copy_masked(0, 4, ALL_LANES);
+        assert!(m.lane_uniform(4));
+        m.copy_masked(0, 5, quad_lanes(0));
+        assert!(!m.lane_uniform(5));
+        m.ctl = 1 << 3;
+        m.copy_masked(0, 4, ALL_LANES);
+        assert!(!m.lane_uniform(4));
+        m.ctl = 0;
+        // Per-lane writes drop it; detection finds it again.
+        m.set(0, ramp);
+        assert!(!m.lane_uniform(0));
+        m.put_detect(0, splat(7.0), 0);
+        assert!(m.lane_uniform(0));
+        m.put_detect(0, ramp, 0);
+        assert!(!m.lane_uniform(0));
+        m.put_detect(1, splat(7.0), APPROX_LANE_3);
+        assert!(!m.lane_uniform(1));
+        if let Some(c) = m.cell_mut(3) {
+            c[5] = 9.0;
+        }
+        assert!(!m.lane_uniform(3));
+        m.set_splat(3, 1.0);
+        m.set_hz(3, 1 << 9);
+        assert!(!m.lane_uniform(3), "flags that differ between lanes end the claim");
+        let _ = m.memory_for(4);
+        assert!(!m.lane_uniform(4));
+        // Saved and restored with the cell.
+        m.set_splat(5, 3.0);
+        let saved = m.saved(5);
+        m.set(5, ramp);
+        m.restore(5, &saved);
+        assert!(m.lane_uniform(5) && m.get(5) == splat(3.0));
+        assert!(claims_hold(&m));
+        assert!(!m.lane_uniform(99), "outside the memory");
+    }
+
+    const APPROX_LANE_3: Bits = 1 << (LANES + 3);
 
     #[test]
     fn cells_are_written_in_place_or_through_a_copy_with_the_same_result() {

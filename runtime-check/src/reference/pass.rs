@@ -26,7 +26,7 @@ use super::compile::{compile, Compiled};
 use super::hazard::{self, approx_bit, APPROX, HAZARD};
 use super::image::RgbaF32Image;
 use super::inputs::PassInputs;
-use super::machine::{splat, Bits, Cell, LaneShape, Machine, LANES, QUADS};
+use super::machine::{Bits, Cell, LaneShape, Machine, LANES, QUADS};
 use super::memo::{Fingerprint, KeyWriter};
 use super::sample::BoundTexture;
 use crate::codes;
@@ -146,7 +146,7 @@ struct Plan {
     position: Vec<usize>,
     varyings_out: Vec<(Vec<usize>, VaryingKey)>,
     color: Vec<usize>,
-    snapshot: Vec<(usize, Cell, Bits)>,
+    snapshot: Vec<(usize, (Cell, Bits, bool))>,
 }
 
 fn warn(warnings: &mut Vec<Diagnostic>, d: Diagnostic) {
@@ -164,19 +164,19 @@ fn prepare(c: &Compiled, stage: Stage, inp: &PassInputs, warnings: &mut Vec<Diag
         match bind(leaf, stage, inp) {
             Binding::Uniform(vals) => {
                 for (cell, v) in leaf.cells.iter().zip(vals) {
-                    m.set(*cell, splat(v));
+                    m.set_splat(*cell, v);
                 }
             }
             Binding::Sampler(t) => {
                 let i = m.textures.len();
                 m.textures.push(t);
                 for &cell in &leaf.cells {
-                    m.set(cell, splat(i as f64));
+                    m.set_splat(cell, i as f64);
                 }
             }
             Binding::UnboundSampler => {
                 for &cell in &leaf.cells {
-                    m.set(cell, splat(0.0));
+                    m.set_splat(cell, 0.0);
                 }
                 warn(
                     warnings,
@@ -212,7 +212,7 @@ fn prepare(c: &Compiled, stage: Stage, inp: &PassInputs, warnings: &mut Vec<Diag
             }
         }
     }
-    plan.snapshot = c.written.iter().map(|&a| (a, m.get(a), m.hz(a))).collect();
+    plan.snapshot = c.written.iter().map(|&a| (a, m.saved(a))).collect();
     (m, plan)
 }
 
@@ -222,8 +222,8 @@ fn prepare(c: &Compiled, stage: Stage, inp: &PassInputs, warnings: &mut Vec<Diag
 /// would erase them.
 fn restore(m: &mut Machine, plan: &Plan) {
     m.reset_lanes();
-    for &(a, v, h) in &plan.snapshot {
-        m.put(a, v, h);
+    for (a, saved) in &plan.snapshot {
+        m.restore(*a, saved);
     }
 }
 
@@ -514,7 +514,7 @@ impl Fragments<'_> {
                         }
                     }
                 }
-                m.put(cell, out, h);
+                m.put_detect(cell, out, h);
             }
         }
         let fh = f64::from(self.inp.output_size.1);

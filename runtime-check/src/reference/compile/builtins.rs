@@ -39,6 +39,12 @@ pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
     let idx = component_cells(args, dst, zero);
     Box::new(move |m: &mut Machine| {
         for &(d, a) in &idx {
+            // Arguments the same in every lane: one lane computes the result of all.
+            if a.iter().all(|&c| m.lane_uniform(c)) {
+                let v = f(a.map(|c| m.at(c, 0)));
+                m.set_splat(d, v);
+                continue;
+            }
             let cells = [m.cell(a[0]), m.cell(a[1]), m.cell(a[2]), m.cell(a[3])];
             let mut o = [0.0; LANES];
             for (l, ol) in o.iter_mut().enumerate() {
@@ -62,7 +68,15 @@ where
     let idx = component_cells(args, dst, zero);
     Box::new(move |m: &mut Machine| {
         let p = m.perturbation;
+        let perturbed = m.perturbed();
         for &(d, a) in &idx {
+            // Arguments the same in every lane, and no lane perturbed: one lane computes
+            // the result of all.
+            if !perturbed && a.iter().all(|&c| m.lane_uniform(c)) {
+                let v = f(a.map(|c| m.at(c, 0)));
+                m.set_splat(d, v);
+                continue;
+            }
             let cells = [m.cell(a[0]), m.cell(a[1]), m.cell(a[2]), m.cell(a[3])];
             let mut o = [0.0; LANES];
             for (l, ol) in o.iter_mut().enumerate() {
@@ -89,6 +103,20 @@ pub(crate) fn lanewise<F: Fn(&LaneBuf, &mut [f64; 16]) + Send + Sync + 'static>(
         // Components past an argument's length read 0 in every lane (never written);
         // the result cells are fresh, never an argument's, so each lane writes its own.
         let mut buf: LaneBuf = [[0.0; 16]; 4];
+        // Arguments the same in every lane: one lane computes the result of all.
+        if args.iter().flatten().all(|&a| m.lane_uniform(a)) {
+            for (k, arg) in args.iter().enumerate() {
+                for (i, &a) in arg.iter().enumerate() {
+                    buf[k][i] = m.at(a, 0);
+                }
+            }
+            let mut out = [0.0; 16];
+            f(&buf, &mut out);
+            for (&d, &o) in dst.iter().zip(&out) {
+                m.set_splat(d, o);
+            }
+            return;
+        }
         for l in 0..LANES {
             for (k, arg) in args.iter().enumerate() {
                 for (i, &a) in arg.iter().enumerate() {
@@ -98,7 +126,7 @@ pub(crate) fn lanewise<F: Fn(&LaneBuf, &mut [f64; 16]) + Send + Sync + 'static>(
             let mut out = [0.0; 16];
             f(&buf, &mut out);
             for (&d, &o) in dst.iter().zip(&out) {
-                if let Some(c) = m.mem.get_mut(d) {
+                if let Some(c) = m.cell_mut(d) {
                     c[l] = o;
                 }
             }

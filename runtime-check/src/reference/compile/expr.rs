@@ -12,7 +12,7 @@
 
 use super::{builtins, chain, Compiler, Frame};
 use crate::reference::hazard::{self, approx_bit, hazard_bit, HAZARD};
-use crate::reference::machine::{with_cells2, Bits, Cell, Code, Machine, LANES};
+use crate::reference::machine::{flags_of_every_lane, with_cells2, Bits, Cell, Code, Machine, LANES};
 use crate::reference::ops::{self, kind, Kind};
 use std::sync::Arc;
 use translator::ir::{BinaryOp, Expr, ExprKind, Handle, IncDec, Literal, ParamDir, Type, Var};
@@ -185,7 +185,7 @@ pub(crate) fn write_code(c: &mut Compiler, place: &Place, src: &[usize]) -> Code
                     for (&d, (v, h)) in cells.iter().zip(snapshot) {
                         let mut hz = m.hz(d);
                         if active {
-                            if let Some(c) = m.mem.get_mut(d) {
+                            if let Some(c) = m.cell_mut(d) {
                                 c[l] = v[l];
                             }
                             hz = (hz & !bits) | (h & bits);
@@ -213,9 +213,9 @@ fn read_place(c: &mut Compiler, place: &Place, n: usize) -> Val {
                         let cells = place.resolve(m, l);
                         for (i, &d) in dst.iter().enumerate() {
                             let src = cells.as_ref().and_then(|cs| cs.get(i));
-                            let v = src.and_then(|a| m.mem.get(a)).map_or(0.0, |c| c[l]);
+                            let v = src.map_or(0.0, |a| m.at(a, l));
                             let h = src.map_or(0, |a| m.hz(a)) & bits;
-                            if let Some(c) = m.mem.get_mut(d) {
+                            if let Some(c) = m.cell_mut(d) {
                                 c[l] = v;
                             }
                             let hz = (m.hz(d) & !bits) | h;
@@ -384,6 +384,12 @@ fn map1(dst: &[usize], a: &[usize], f: fn(f64) -> f64) -> Code {
     let pairs: Vec<(usize, usize)> = dst.iter().copied().zip(a.iter().copied()).collect();
     Box::new(move |m: &mut Machine| {
         for &(d, a) in &pairs {
+            if m.lane_uniform(a) {
+                let v = f(m.at(a, 0));
+                let h = m.hz(a) | flags_of_every_lane(hazard::non_finite(v), false);
+                m.put_splat(d, v, h);
+                continue;
+            }
             let x = m.cell(a);
             let mut v = [0.0; LANES];
             for (o, &x) in v.iter_mut().zip(x) {
@@ -486,6 +492,14 @@ fn apply2_into<F: Fn(f64, f64) -> f64>(v: &mut Cell, x: &Cell, y: &Cell, f: F) -
     }
 }
 
+/// Operands `a` and `b` of an operator that computes one lane for all: both cells
+/// lane-uniform and the lanes not under the precision rule (whose lanes differ by
+/// their perturbations); their lane-0 values.
+#[inline(always)]
+fn uniform_operands(m: &Machine, a: usize, b: usize) -> Option<(f64, f64)> {
+    (m.lane_uniform(a) && m.lane_uniform(b) && !m.perturbed()).then(|| (m.at(a, 0), m.at(b, 0)))
+}
+
 /// binary32 `+ - *` (`f`, rounded) whose exact binary64 value is `raw`: approximate
 /// where the rounding was inexact, and under the precision rule moved by an ulp there.
 fn rounded<F, R>(triples: Vec<(usize, usize, usize)>, f: F, raw: R) -> Code
@@ -497,8 +511,14 @@ where
         let perturbed = m.perturbed();
         for &(d, a, b) in &triples {
             let operands = m.hz(a) | m.hz(b);
-            let p = &m.perturbation;
-            let (non_finite, inexact) = with_cells2(&mut m.mem, d, a, b, |v, x, y| {
+            if let Some((x, y)) = uniform_operands(m, a, b) {
+                let (v, exact) = (f(x, y), raw(x, y));
+                let inexact = v != exact && !exact.is_nan();
+                m.put_splat(d, v, operands | flags_of_every_lane(hazard::non_finite(v), inexact));
+                continue;
+            }
+            let (mem, p) = m.memory_for(d);
+            let (non_finite, inexact) = with_cells2(mem, d, a, b, |v, x, y| {
                 let non_finite = apply2_into(v, x, y, f);
                 let mut inexact: Bits = 0;
                 for l in 0..LANES {
@@ -534,7 +554,13 @@ fn map2<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(
         Rule2::Plain => Box::new(move |m: &mut Machine| {
             for &(d, a, b) in &triples {
                 let operands = m.hz(a) | m.hz(b);
-                let non_finite = with_cells2(&mut m.mem, d, a, b, |v, x, y| apply2_into(v, x, y, f));
+                if let Some((x, y)) = uniform_operands(m, a, b) {
+                    let v = f(x, y);
+                    m.put_splat(d, v, operands | flags_of_every_lane(hazard::non_finite(v), false));
+                    continue;
+                }
+                let (mem, _) = m.memory_for(d);
+                let non_finite = with_cells2(mem, d, a, b, |v, x, y| apply2_into(v, x, y, f));
                 m.set_hz(d, operands | non_finite);
             }
         }),
@@ -544,8 +570,14 @@ fn map2<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(
         Rule2::Quotient => Box::new(move |m: &mut Machine| {
             for &(d, a, b) in &triples {
                 let operands = m.hz(a) | m.hz(b);
-                let p = &m.perturbation;
-                let (non_finite, approx) = with_cells2(&mut m.mem, d, a, b, |v, x, y| {
+                if let Some((x, y)) = uniform_operands(m, a, b) {
+                    let v = f(x, y);
+                    let approx = !hazard::exact_quotient(x, y);
+                    m.put_splat(d, v, operands | flags_of_every_lane(hazard::non_finite(v), approx));
+                    continue;
+                }
+                let (mem, p) = m.memory_for(d);
+                let (non_finite, approx) = with_cells2(mem, d, a, b, |v, x, y| {
                     let non_finite = apply2_into(v, x, y, f);
                     let mut approx: Bits = 0;
                     for l in 0..LANES {
@@ -561,6 +593,14 @@ fn map2<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(
         }),
         Rule2::Remainder => Box::new(move |m: &mut Machine| {
             for &(d, a, b) in &triples {
+                if let Some((x, y)) = uniform_operands(m, a, b) {
+                    let (ha, hb) = (m.hz(a), m.hz(b));
+                    let v = f(x, y);
+                    let approx = (ha | hb) & approx_bit(0) != 0 || !hazard::exact_quotient(x, y);
+                    let step = hazard::integer_step(x / y, approx);
+                    m.put_splat(d, v, ha | hb | flags_of_every_lane(hazard::non_finite(v) || step, false));
+                    continue;
+                }
                 let (x, y, v, ha, hb, mut h) = apply2(m, a, b, f);
                 for l in 0..LANES {
                     let approx = (ha | hb) & approx_bit(l) != 0 || !hazard::exact_quotient(x[l], y[l]);
@@ -576,6 +616,14 @@ fn map2<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(
         }),
         Rule2::Compare => Box::new(move |m: &mut Machine| {
             for &(d, a, b) in &triples {
+                if let Some((x, y)) = uniform_operands(m, a, b) {
+                    let (ha, hb) = (m.hz(a), m.hz(b));
+                    let v = f(x, y);
+                    let doubt = hazard::decision(x, y, ha & approx_bit(0) != 0, hb & approx_bit(0) != 0);
+                    let h = (ha | hb | flags_of_every_lane(hazard::non_finite(v) || doubt, false)) & HAZARD;
+                    m.put_splat(d, v, h);
+                    continue;
+                }
                 let (x, y, v, ha, hb, mut h) = apply2(m, a, b, f);
                 for l in 0..LANES {
                     if hazard::decision(x[l], y[l], ha & approx_bit(l) != 0, hb & approx_bit(l) != 0) {
@@ -679,7 +727,7 @@ pub(crate) fn value(c: &mut Compiler, f: &mut Frame, e: Handle<Expr>) -> Val {
                             if let Some(&a) = base_loc.get(i * elem + k) {
                                 let x = m.at(a, l);
                                 let h = m.hz(a) & bits;
-                                if let Some(c) = m.mem.get_mut(d) {
+                                if let Some(c) = m.cell_mut(d) {
                                     c[l] = x;
                                 }
                                 m.set_hz(d, m.hz(d) | h);
@@ -938,4 +986,63 @@ fn call(
         }
     }));
     Val { code: chain(codes), loc: dst }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::machine::{lane_uniform_flags, ALL_LANES};
+
+    /// Operand values where the rules decide something: inexact and exact roundings,
+    /// quotients by powers of two and others, integer quotients, equal and nearly equal
+    /// compares, zeros of both signs, NaN and infinities.
+    const VALUES: [f64; 12] = [0.1, 3.0, -0.0, 0.0, 2.0, 0.3, 1.0e30, f64::NAN, f64::INFINITY, 0.30000001, -7.0, 0.5];
+
+    /// The result cell and flags of `op` on `x` and `y`, the operands written lane by lane
+    /// (`uniform` false: every lane computed) or as splats (one lane computes all).
+    fn run(op: BinaryOp, k: Kind, x: f64, y: f64, flags: (Bits, Bits), uniform: bool) -> (Vec<u64>, Bits, bool) {
+        let mut m = Machine::new(3);
+        let code = binary_code(op, k, &[2], &[0], &[1]).expect("an operator of that kind");
+        for (cell, v, h) in [(0, x, flags.0), (1, y, flags.1)] {
+            if uniform {
+                m.put_splat(cell, v, h);
+            } else {
+                m.put(cell, [v; LANES], h);
+            }
+        }
+        assert_eq!(m.lane_uniform(0) && m.lane_uniform(1), uniform);
+        code(&mut m);
+        (m.get(2).iter().map(|v| v.to_bits()).collect(), m.hz(2), m.lane_uniform(2))
+    }
+
+    #[test]
+    fn one_lane_for_all_gives_what_every_lane_gives() {
+        use BinaryOp as O;
+        let approx = ALL_LANES << LANES;
+        let flag_sets = [(0, 0), (approx, 0), (0, ALL_LANES), (approx | ALL_LANES, approx)];
+        let mut fast = 0;
+        let float =
+            [O::Add, O::Sub, O::Mul, O::Div, O::Rem, O::Lt, O::Le, O::Eq, O::Ne, O::Gt, O::Ge].map(|o| (o, Kind::F));
+        // Integer operators carry their operands' flags only (the plain rule).
+        let int = [O::Add, O::Mul, O::Lt].map(|o| (o, Kind::I));
+        for (op, k) in float.into_iter().chain(int) {
+            let values: Vec<f64> = match k {
+                Kind::F => VALUES.to_vec(),
+                _ => vec![0.0, 3.0, -7.0, 2147483647.0],
+            };
+            for &x in &values {
+                for &y in &values {
+                    for flags in flag_sets {
+                        let (every, every_h, _) = run(op, k, x, y, flags, false);
+                        let (one, one_h, claimed) = run(op, k, x, y, flags, true);
+                        assert_eq!((&one, one_h), (&every, every_h), "{op:?} {x} {y} {flags:?}");
+                        assert!(lane_uniform_flags(one_h));
+                        fast += usize::from(claimed);
+                    }
+                }
+            }
+        }
+        // Every result of uniform operands is itself known uniform.
+        assert_eq!(fast, (11 * VALUES.len() * VALUES.len() + 3 * 16) * 4);
+    }
 }

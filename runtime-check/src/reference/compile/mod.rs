@@ -16,7 +16,7 @@ mod flags;
 mod stmt;
 mod texture;
 
-use super::machine::{splat, Code, Machine};
+use super::machine::{Code, Machine};
 use crate::codes;
 use grammar::{Diagnostic, Span};
 use std::collections::{BTreeSet, HashMap};
@@ -72,7 +72,7 @@ impl Compiled {
     pub fn machine(&self) -> Machine {
         let mut m = Machine::new(self.cells);
         for &(a, v) in &self.consts {
-            m.set(a, splat(v));
+            m.set_splat(a, v);
         }
         m
     }

@@ -165,7 +165,7 @@ pub(crate) fn compile(
                 let d = if spec.dim == Dim::D3 { 1.0 } else { 0.0 };
                 let vals = [w, if dim1 { 0.0 } else { h }, d, 0.0];
                 for (k, &dd) in dst.iter().enumerate().take(3) {
-                    if let Some(cell) = m.mem.get_mut(dd) {
+                    if let Some(cell) = m.cell_mut(dd) {
                         cell[l] = vals[k];
                     }
                     m.set_hz(dd, hin);
@@ -306,7 +306,7 @@ pub(crate) fn compile(
             }
         }
         for (k, &d) in dst.iter().enumerate().take(4) {
-            m.put(d, out[k], hout);
+            m.put_detect(d, out[k], hout);
         }
     }))
 }
