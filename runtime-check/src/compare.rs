@@ -714,7 +714,7 @@ pub fn compare_cgp(
         .iter()
         .zip(&new_passes)
         .map(|(o, n)| PassPreview {
-            old: as_stored(&o.image.downscaled(PREVIEW_SIDE), o.storage),
+            old: as_stored(&o.image().downscaled(PREVIEW_SIDE), o.storage),
             new: as_stored(&n.downscaled(PREVIEW_SIDE), o.storage),
         })
         .collect();

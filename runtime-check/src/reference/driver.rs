@@ -126,8 +126,10 @@ fn reads(prog: &PassProgram, feedback_pass: Option<usize>, n: usize) -> Vec<Reso
 
 /// One pass's output of the last frame.
 pub struct PassOutput {
-    /// The render target after its storage format (level 0).
-    pub image: RgbaF32Image,
+    /// The render target after its storage format: level 0 of the chain later passes
+    /// read (shared, not copied: a [`super::memo::PassMemo`] may hold it too), or the
+    /// reference's own output where later passes read another renderer's.
+    level0: Level0,
     /// One flag per pixel: hazardous (see [`super::hazard`]).
     pub hazard: Vec<bool>,
     /// The target's storage format (`image` holds what a shader reads back: decoded
@@ -137,11 +139,28 @@ pub struct PassOutput {
     pub conversions: DeviceConversions,
 }
 
+/// Where a [`PassOutput`]'s image is.
+enum Level0 {
+    /// Level 0 of this chain (which has one).
+    Chain(Arc<MipChain>),
+    Own(RgbaF32Image),
+}
+
 impl PassOutput {
+    /// The render target after its storage format (level 0; what a shader reads back:
+    /// decoded linear values for sRGB).
+    pub fn image(&self) -> &RgbaF32Image {
+        static EMPTY: RgbaF32Image = RgbaF32Image { width: 0, height: 0, pixels: Vec::new() };
+        match &self.level0 {
+            Level0::Chain(c) => c.base().unwrap_or(&EMPTY),
+            Level0::Own(i) => i,
+        }
+    }
+
     /// The output as its target stores it: 8-bit channels as their stored bytes
     /// (`k / 255`, sRGB colour encoded), float formats as read back.
     pub fn stored(&self) -> RgbaF32Image {
-        as_stored(&self.image, self.storage, &self.conversions)
+        as_stored(self.image(), self.storage, &self.conversions)
     }
 }
 
@@ -426,17 +445,13 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         let mut passes = Vec::with_capacity(n);
         for (i, (o, pp)) in outputs.into_iter().zip(&chain.passes).enumerate() {
             let hazard = level0_hazard(&o);
-            // The pass's level 0, moved out when nothing else holds the chain.
-            let image = match own.get_mut(i).and_then(Option::take) {
-                Some(image) => Some(image),
-                None => match Arc::try_unwrap(o) {
-                    Ok(chain) => chain.levels.into_iter().next(),
-                    Err(shared) => shared.base().cloned(),
-                },
+            let level0 = match own.get_mut(i).and_then(Option::take) {
+                Some(image) => Some(Level0::Own(image)),
+                None => o.base().is_some().then_some(Level0::Chain(o)),
             };
-            if let Some(image) = image {
+            if let Some(level0) = level0 {
                 passes.push(PassOutput {
-                    image,
+                    level0,
                     hazard,
                     storage: storage(pp.format),
                     conversions: job.conversions.clone(),
