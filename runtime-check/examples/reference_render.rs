@@ -35,6 +35,7 @@ fn main() {
         conversions: Default::default(),
         precision: false,
         replaced: &[],
+        memo: None,
     };
     match render_preset(&job) {
         Ok(img) => {

@@ -57,6 +57,7 @@ fn main() {
                             conversions: Default::default(),
                             precision: false,
                             replaced: &[],
+                            memo: None,
                         };
                         pixels += 3 * p.passes.len() as u64 * 96 * 72;
                         render_preset(&job).map(|_| ())

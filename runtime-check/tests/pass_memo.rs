@@ -74,7 +74,7 @@ fn assert_same(a: &PresetOutput, b: &PresetOutput) {
     assert_eq!(a.hazard, b.hazard);
     assert_eq!(a.passes.len(), b.passes.len());
     for (x, y) in a.passes.iter().zip(&b.passes) {
-        assert_eq!(bits(&x.image), bits(&y.image));
+        assert_eq!(bits(x.image()), bits(y.image()));
         assert_eq!(x.hazard, y.hazard);
     }
 }

@@ -710,13 +710,13 @@ mod corpus {
         let plain = render(&[]);
         let grey = RgbaF32Image::filled(64, 48, [0.25, 0.25, 0.25, 1.0]);
         let fed = render(std::slice::from_ref(&grey));
-        assert_eq!(fed.passes[0].image.pixels, plain.passes[0].image.pixels, "pass 0 keeps its own output");
-        assert_ne!(fed.passes[1].image.pixels, plain.passes[1].image.pixels, "pass 1 reads the replacement");
+        assert_eq!(fed.passes[0].image().pixels, plain.passes[0].image().pixels, "pass 0 keeps its own output");
+        assert_ne!(fed.passes[1].image().pixels, plain.passes[1].image().pixels, "pass 1 reads the replacement");
         // A flat input sharpens to itself away from the border: pass 1 saw the grey.
-        let centre = fed.passes[1].image.get(32, 24).unwrap_or_default();
+        let centre = fed.passes[1].image().get(32, 24).unwrap_or_default();
         assert!(centre.iter().take(3).all(|c| (c - 0.25).abs() < 1e-6), "{centre:?}");
         // Replacing with the reference's own outputs changes nothing.
-        let own: Vec<RgbaF32Image> = plain.passes.iter().map(|o| o.image.clone()).collect();
+        let own: Vec<RgbaF32Image> = plain.passes.iter().map(|o| o.image().clone()).collect();
         assert_eq!(render(&own).image.pixels, plain.image.pixels);
     }
 
