@@ -691,18 +691,26 @@ pub fn compare_cgp(
     check_pixel_budget(&preset, input, viewport).map_err(|d| failed(Step::Budget, vec![d]))?;
     let desc = translate_cgp_edited(sources, &preset, fs, edit).map_err(|d| failed(Step::Translate, d))?;
     seconds.translate = lap();
-    let (new, new_passes, conversions) = {
+    // The GPU is held only to read its conversions (measured once per device), then to
+    // render the new side after the CPU reference: comparisons on other threads mostly
+    // find it free, instead of all queueing for it at once before their long CPU part.
+    let conversions = {
         let _serial = gpu.1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         seconds.gpu_wait = lap();
-        let conversions = device_conversions(gpu.0).map_err(|d| failed(Step::RenderNew, vec![d]))?;
-        let (new, passes) =
-            render_new_passes(gpu.0.clone(), desc, images, frames, viewport).map_err(|d| failed(Step::RenderNew, d))?;
-        (new, passes, conversions)
+        device_conversions(gpu.0).map_err(|d| failed(Step::RenderNew, vec![d]))?
+    };
+    let old_side = OldSide { preset: &preset, fs, images, frames, viewport, conversions: &conversions, memo };
+    let old = render_old_detailed(sources, &old_side, false);
+    seconds.render_old = lap();
+    let rendered_new = {
+        let _serial = gpu.1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        seconds.gpu_wait += lap();
+        render_new_passes(gpu.0.clone(), desc, images, frames, viewport)
     };
     seconds.render_new = lap();
-    let old_side = OldSide { preset: &preset, fs, images, frames, viewport, conversions: &conversions, memo };
-    let mut old = render_old_detailed(sources, &old_side, false).map_err(|d| failed(Step::RenderOld, d))?;
-    seconds.render_old = lap();
+    // The new side's failure is reported first, as when it rendered first.
+    let (new, new_passes) = rendered_new.map_err(|d| failed(Step::RenderNew, d))?;
+    let mut old = old.map_err(|d| failed(Step::RenderOld, d))?;
     let size_error = |e: SizeMismatch| {
         failed(Step::RenderNew, vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))])
     };
