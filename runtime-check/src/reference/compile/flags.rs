@@ -10,7 +10,7 @@
 //! and [`super::builtins`]); this module never changes a value. Never panics.
 
 use crate::reference::hazard::{self, approx_bit, hazard_bit, APPROX, HAZARD};
-use crate::reference::machine::{Bits, Cell, Code, Machine, ALL_LANES, LANES};
+use crate::reference::machine::{flags_of_every_lane, Bits, Cell, Code, Machine, ALL_LANES, LANES};
 use translator::ir::Builtin as B;
 
 /// Functions whose result both sides compute bit for bit from the same operands (the
@@ -246,7 +246,15 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
     let chooses = chooses(b) && cw;
     let polynomial = polynomial(b);
     Some(Box::new(move |m: &mut Machine| {
+        let perturbed = m.perturbed();
         for t in &targets {
+            // The result and every argument the same in every lane (outside the
+            // precision rule): lane 0's flags are every lane's, so only lane 0 is decided.
+            let one_lane = !perturbed
+                && m.lane_uniform(t.dst)
+                && t.srcs.iter().chain(&t.args).all(|&s| m.lane_uniform(s))
+                && t.dot.as_ref().is_none_or(|(a, b)| a.iter().chain(b).all(|&s| m.lane_uniform(s)));
+            let decide = if one_lane { 1 } else { ALL_LANES };
             let mut operands: Bits = 0;
             for &s in &t.srcs {
                 operands |= m.hz(s);
@@ -254,10 +262,10 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
             let mut h = approx | operands;
             let v = m.cell(t.dst);
             if chooses {
-                h = chosen_flags(m, t, v, h);
+                h = chosen_flags(m, t, v, h, decide);
             }
             if polynomial {
-                h = polynomial_exact(m, t, v, h, operands);
+                h = polynomial_exact(m, t, v, h, operands, decide);
             }
             h = hazard::mark_non_finite(v, h);
             if !matches!(step, Step::None) {
@@ -269,7 +277,7 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
                 // step (a quotient's exactness is its own question: every lane).
                 let approx_lanes = flags.iter().fold(0, |a, f| a | f >> LANES) & ALL_LANES;
                 let candidates = if matches!(step, Step::Quotient) { ALL_LANES } else { approx_lanes };
-                for l in lanes(candidates) {
+                for l in lanes(candidates & decide) {
                     let ap = flags.map(|f| f & approx_bit(l) != 0);
                     if decided(step, args(l), ap) {
                         h |= hazard_bit(l);
@@ -283,6 +291,9 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
             if decides {
                 h &= HAZARD;
             }
+            if one_lane {
+                h = flags_of_every_lane(h & 1 != 0, h & approx_bit(0) != 0);
+            }
             m.set_hz(t.dst, h);
         }
     }))
@@ -292,9 +303,9 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
 /// exact and the result is exact: all operands integers (below 2^24), or, for `dot`,
 /// the binary32 result equal to the sum of products computed exactly. `operands` is
 /// the OR of the operands' flags.
-fn polynomial_exact(m: &Machine, t: &Target, v: &Cell, h: Bits, operands: Bits) -> Bits {
+fn polynomial_exact(m: &Machine, t: &Target, v: &Cell, h: Bits, operands: Bits, decide: Bits) -> Bits {
     // The lanes whose operands are all exact: only they can be cleared.
-    let exact_operands = !(operands >> LANES) & ALL_LANES;
+    let exact_operands = !(operands >> LANES) & decide;
     if exact_operands == 0 {
         return h;
     }
@@ -351,14 +362,14 @@ fn lanes(mut b: Bits) -> impl Iterator<Item = usize> {
 /// The flags of a `min`/`max`/`clamp`/`saturate` result: per lane, the approximate bit
 /// of the operand it equals (the bounds of `saturate` are exact), all operands' when
 /// they lie within rounding of the result.
-fn chosen_flags(m: &Machine, t: &Target, v: &Cell, h: Bits) -> Bits {
+fn chosen_flags(m: &Machine, t: &Target, v: &Cell, h: Bits, decide: Bits) -> Bits {
     // The operands' cells and flags, read once (`min`/`max`/`clamp`/`saturate` have at
     // most three).
     let zero: &Cell = &[0.0; LANES];
     let mut buf: [(&Cell, Bits); 4] = [(zero, 0); 4];
     let n = t.srcs.len();
     if n > buf.len() {
-        return chosen_flags_of(m, t, v, h);
+        return chosen_flags_of(m, t, v, h, decide);
     }
     for (b, &s) in buf.iter_mut().zip(&t.srcs) {
         *b = (m.cell(s), m.hz(s));
@@ -366,7 +377,8 @@ fn chosen_flags(m: &Machine, t: &Target, v: &Cell, h: Bits) -> Bits {
     let srcs = &buf[..n];
     let mut out = h & HAZARD;
     let zero_one = n == 1;
-    for (l, &r) in v.iter().enumerate() {
+    for l in lanes(decide) {
+        let r = v[l];
         let bit = approx_bit(l);
         let mut close = false;
         let mut from = false;
@@ -393,10 +405,11 @@ fn chosen_flags(m: &Machine, t: &Target, v: &Cell, h: Bits) -> Bits {
 }
 
 /// [`chosen_flags`] for any number of operands, reading them lane by lane.
-fn chosen_flags_of(m: &Machine, t: &Target, v: &Cell, h: Bits) -> Bits {
+fn chosen_flags_of(m: &Machine, t: &Target, v: &Cell, h: Bits, decide: Bits) -> Bits {
     let mut out = h & HAZARD;
     let zero_one = t.srcs.len() == 1;
-    for (l, &r) in v.iter().enumerate() {
+    for l in lanes(decide) {
+        let r = v[l];
         let bit = approx_bit(l);
         let mut close = false;
         let mut from = false;
@@ -425,6 +438,7 @@ fn chosen_flags_of(m: &Machine, t: &Target, v: &Cell, h: Bits) -> Bits {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::machine::lane_uniform_flags;
 
     #[test]
     fn small_integer_lanes_agree_with_the_scalar_test() {
@@ -452,6 +466,67 @@ mod tests {
             .fold(0, |b, l| b | 1 << l);
         assert_eq!(small_integer_lanes(&cell), want);
         assert_eq!(want.count_ones(), 12, "the sample has integers and non-integers on both sides");
+    }
+
+    /// The flags builtin `b`'s flag step gives result `r` of arguments `args` (one
+    /// component each), with the cells written lane by lane or as lane-uniform splats.
+    fn flags_of(b: B, args: &[(f64, Bits)], r: f64, uniform: bool) -> Bits {
+        let n = args.len();
+        let (dst, zero) = (n, n + 1);
+        let mut m = Machine::new(n + 2);
+        let write = |m: &mut Machine, cell: usize, v: f64, h: Bits| {
+            if uniform {
+                m.put_splat(cell, v, h);
+            } else {
+                m.put(cell, [v; LANES], h);
+            }
+        };
+        for (i, &(v, h)) in args.iter().enumerate() {
+            write(&mut m, i, v, h);
+        }
+        write(&mut m, dst, r, 0);
+        write(&mut m, zero, 0.0, 0);
+        let locs: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
+        let code = compile(b, &locs, &[dst], &[], zero).expect("a builtin with a flag step");
+        code(&mut m);
+        assert_eq!(m.lane_uniform(dst), uniform && lane_uniform_flags(m.hz(dst)));
+        m.hz(dst)
+    }
+
+    #[test]
+    fn lane_zero_decides_for_lane_uniform_arguments_as_every_lane_would() {
+        let approx = ALL_LANES << LANES;
+        let a = |v: f64| (v, approx);
+        let e = |v: f64| (v, 0);
+        let cases: Vec<(B, Vec<(f64, Bits)>, f64)> = vec![
+            (B::Floor, vec![a(2.0000001)], 2.0),
+            (B::Floor, vec![e(2.5)], 2.0),
+            (B::Frac, vec![a(0.9999999)], 0.9999999),
+            (B::Round, vec![a(1.5)], 2.0),
+            (B::Step, vec![a(0.5), a(0.50000006)], 1.0),
+            (B::Step, vec![e(0.5), e(0.25)], 0.0),
+            (B::Min, vec![a(0.3), e(0.30000001)], 0.3),
+            (B::Max, vec![e(1.0), a(2.0)], 2.0),
+            (B::Saturate, vec![a(1.0000001)], 1.0),
+            (B::Clamp, vec![a(0.5), e(0.0), e(0.5)], 0.5),
+            (B::Dot, vec![e(3.0), e(2.0)], 6.0),
+            (B::Dot, vec![a(0.1), e(3.0)], 0.3),
+            (B::Lerp, vec![e(1.0), e(3.0), e(0.5)], 2.0),
+            (B::Fmod, vec![e(6.0), a(3.0)], 0.0),
+            (B::Fmod, vec![e(7.0), e(2.0)], 1.0),
+            (B::Pow, vec![e(2.0), e(0.5)], std::f64::consts::SQRT_2 as f32 as f64),
+            (B::Sqrt, vec![e(f64::INFINITY)], f64::INFINITY),
+            (B::LessThan, vec![a(0.1), a(0.1)], 0.0),
+            (B::Sign, vec![a(-0.0)], 0.0),
+        ];
+        for (b, args, r) in &cases {
+            let every = flags_of(*b, args, *r, false);
+            let one = flags_of(*b, args, *r, true);
+            assert_eq!(one, every, "{b:?} {args:?} -> {r}");
+        }
+        // The cases decide something: some lanes end hazardous or exact.
+        let all = |want: Bits| cases.iter().any(|(b, args, r)| flags_of(*b, args, *r, false) & want == want);
+        assert!(all(ALL_LANES) && cases.iter().any(|(b, args, r)| flags_of(*b, args, *r, false) & approx == 0));
     }
 
     #[test]
