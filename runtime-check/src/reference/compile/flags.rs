@@ -468,6 +468,9 @@ mod tests {
         assert_eq!(want.count_ones(), 12, "the sample has integers and non-integers on both sides");
     }
 
+    /// A builtin, its arguments (value, flags) and its result.
+    type Case = (B, Vec<(f64, Bits)>, f64);
+
     /// The flags builtin `b`'s flag step gives result `r` of arguments `args` (one
     /// component each), with the cells written lane by lane or as lane-uniform splats.
     fn flags_of(b: B, args: &[(f64, Bits)], r: f64, uniform: bool) -> Bits {
@@ -498,7 +501,7 @@ mod tests {
         let approx = ALL_LANES << LANES;
         let a = |v: f64| (v, approx);
         let e = |v: f64| (v, 0);
-        let cases: Vec<(B, Vec<(f64, Bits)>, f64)> = vec![
+        let cases: Vec<Case> = vec![
             (B::Floor, vec![a(2.0000001)], 2.0),
             (B::Floor, vec![e(2.5)], 2.0),
             (B::Frac, vec![a(0.9999999)], 0.9999999),
