@@ -369,24 +369,14 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
                 precision: job.precision,
             };
             let fmt = storage(pp.format);
-            // The memo's key: what the render reads, then what is done to its output.
             let memo = job.memo.filter(|_| job.replaced.is_empty());
-            let key = memo.and_then(|_| render_key(&programs[i], &inputs)).map(|render| {
-                let mut k = KeyWriter::new("pass output");
-                k.fingerprint(render);
-                k.tag(fmt as u8);
-                k.tag(u8::from(pp.mipmapped));
-                job.conversions.write_key(&mut k);
-                k.finish()
-            });
-            if let (Some(memo), Some(key)) = (memo, key) {
-                if let Some(done) = memo.get(key) {
-                    if f + 1 == job.frame_count {
-                        own.push(None);
-                    }
-                    outputs.push(done);
-                    continue;
+            let key = memo.and_then(|_| output_key(&programs[i], &inputs, fmt, pp.mipmapped, &job.conversions));
+            if let Some(done) = memo.zip(key).and_then(|(memo, key)| memo.get(key)) {
+                if f + 1 == job.frame_count {
+                    own.push(None);
                 }
+                outputs.push(done);
+                continue;
             }
             let rendered = render_pass(&programs[i], &inputs)?;
             let (mut image, hazard) = stored_with_precision(rendered, fmt, &job.conversions);
@@ -398,15 +388,15 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             }
             let chain_img =
                 if pp.mipmapped { MipChain::generate(image, fmt, &job.conversions) } else { MipChain::single(image) };
-            let chain_img = chain_img.with_hazard(hazard);
-            match (memo, key) {
-                (Some(memo), Some(key)) => {
-                    let out = Arc::new(chain_img.with_fingerprint(key));
-                    memo.put(key, out.clone());
-                    outputs.push(out);
-                }
-                _ => outputs.push(Arc::new(chain_img)),
+            let mut chain_img = chain_img.with_hazard(hazard);
+            if let Some(key) = key {
+                chain_img = chain_img.with_fingerprint(key);
             }
+            let out = Arc::new(chain_img);
+            if let Some((memo, key)) = memo.zip(key) {
+                memo.put(key, out.clone());
+            }
+            outputs.push(out);
         }
         if f + 1 < job.frame_count {
             // An earlier frame leaves its input to the history and its feedback pass's
@@ -461,6 +451,23 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         last = Some(PresetOutput { image: result, hazard: result_hazard, passes });
     }
     last.ok_or_else(|| err("no frame rendered"))
+}
+
+/// The memo key of a pass's output: what its render reads ([`render_key`]), then what
+/// is done to the result (storage format, mip chain, the device's conversions).
+fn output_key(
+    prog: &PassProgram,
+    inputs: &PassInputs,
+    format: StorageFormat,
+    mipmapped: bool,
+    conversions: &DeviceConversions,
+) -> Option<super::memo::Fingerprint> {
+    let mut k = KeyWriter::new("pass output");
+    k.fingerprint(render_key(prog, inputs)?);
+    k.tag(format as u8);
+    k.tag(u8::from(mipmapped));
+    conversions.write_key(&mut k);
+    Some(k.finish())
 }
 
 /// A pass's image stored as `format` (what later passes read back) and its hazard map;

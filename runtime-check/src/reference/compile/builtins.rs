@@ -29,6 +29,12 @@ fn component_cells(args: &[Vec<usize>], dst: &[usize], zero: usize) -> Vec<(usiz
         .collect()
 }
 
+/// The lane-0 values of argument cells that are all lane-uniform: one lane then
+/// computes the result of all.
+fn lane0_args(m: &Machine, a: &[usize; 4]) -> Option<[f64; 4]> {
+    a.iter().all(|&c| m.lane_uniform(c)).then(|| a.map(|c| m.at(c, 0)))
+}
+
 /// Per-component over up to four arguments (a one-component argument is broadcast).
 pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
     args: &[Vec<usize>],
@@ -39,10 +45,8 @@ pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
     let idx = component_cells(args, dst, zero);
     Box::new(move |m: &mut Machine| {
         for &(d, a) in &idx {
-            // Arguments the same in every lane: one lane computes the result of all.
-            if a.iter().all(|&c| m.lane_uniform(c)) {
-                let v = f(a.map(|c| m.at(c, 0)));
-                m.set_splat(d, v);
+            if let Some(args) = lane0_args(m, &a) {
+                m.set_splat(d, f(args));
                 continue;
             }
             let cells = [m.cell(a[0]), m.cell(a[1]), m.cell(a[2]), m.cell(a[3])];
@@ -70,11 +74,9 @@ where
         let p = m.perturbation;
         let perturbed = m.perturbed();
         for &(d, a) in &idx {
-            // Arguments the same in every lane, and no lane perturbed: one lane computes
-            // the result of all.
-            if !perturbed && a.iter().all(|&c| m.lane_uniform(c)) {
-                let v = f(a.map(|c| m.at(c, 0)));
-                m.set_splat(d, v);
+            // No lane perturbed: every lane computes `f`'s value.
+            if let Some(args) = lane0_args(m, &a).filter(|_| !perturbed) {
+                m.set_splat(d, f(args));
                 continue;
             }
             let cells = [m.cell(a[0]), m.cell(a[1]), m.cell(a[2]), m.cell(a[3])];

@@ -500,42 +500,54 @@ fn uniform_operands(m: &Machine, a: usize, b: usize) -> Option<(f64, f64)> {
     (m.lane_uniform(a) && m.lane_uniform(b) && !m.perturbed()).then(|| (m.at(a, 0), m.at(b, 0)))
 }
 
-/// binary32 `+ - *` (`f`, rounded) whose exact binary64 value is `raw`: approximate
-/// where the rounding was inexact, and under the precision rule moved by an ulp there.
-fn rounded<F, R>(triples: Vec<(usize, usize, usize)>, f: F, raw: R) -> Code
+/// An operator whose result is approximate in the lanes where `approx(x, y, result)`
+/// holds (binary32 `+ - *` rounded inexactly, `/` by other than a power of two), and
+/// under the precision rule moved by an ulp there.
+fn approximate<F, A>(triples: Vec<(usize, usize, usize)>, f: F, approx: A) -> Code
 where
     F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
-    R: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
+    A: Fn(f64, f64, f64) -> bool + Copy + Send + Sync + 'static,
 {
     Box::new(move |m: &mut Machine| {
         let perturbed = m.perturbed();
         for &(d, a, b) in &triples {
             let operands = m.hz(a) | m.hz(b);
             if let Some((x, y)) = uniform_operands(m, a, b) {
-                let (v, exact) = (f(x, y), raw(x, y));
-                let inexact = v != exact && !exact.is_nan();
-                m.put_splat(d, v, operands | flags_of_every_lane(hazard::non_finite(v), inexact));
+                let v = f(x, y);
+                m.put_splat(d, v, operands | flags_of_every_lane(hazard::non_finite(v), approx(x, y, v)));
                 continue;
             }
             let (mem, p) = m.memory_for(d);
-            let (non_finite, inexact) = with_cells2(mem, d, a, b, |v, x, y| {
+            let (non_finite, approximate) = with_cells2(mem, d, a, b, |v, x, y| {
                 let non_finite = apply2_into(v, x, y, f);
-                let mut inexact: Bits = 0;
+                let mut lanes: Bits = 0;
                 for l in 0..LANES {
-                    let exact = raw(x[l], y[l]);
-                    inexact |= Bits::from(v[l] != exact && !exact.is_nan()) << l;
+                    lanes |= Bits::from(approx(x[l], y[l], v[l])) << l;
                 }
-                if perturbed && inexact != 0 {
+                if perturbed && lanes != 0 {
                     for (l, v) in v.iter_mut().enumerate() {
-                        if inexact & (1 << l) != 0 {
+                        if lanes & (1 << l) != 0 {
                             *v = hazard::nudge(*v, p[l]);
                         }
                     }
                 }
-                (non_finite, inexact)
+                (non_finite, lanes)
             });
-            m.set_hz(d, operands | non_finite | (inexact << LANES));
+            m.set_hz(d, operands | non_finite | (approximate << LANES));
         }
+    })
+}
+
+/// binary32 `+ - *` (`f`, rounded) whose exact binary64 value is `raw`: approximate
+/// where the rounding was inexact.
+fn rounded<F, R>(triples: Vec<(usize, usize, usize)>, f: F, raw: R) -> Code
+where
+    F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
+    R: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
+{
+    approximate(triples, f, move |x, y, v| {
+        let exact = raw(x, y);
+        v != exact && !exact.is_nan()
     })
 }
 
@@ -567,30 +579,7 @@ fn map2<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(
         Rule2::Rounded(Raw::Add) => rounded(triples, f, |a, b| a + b),
         Rule2::Rounded(Raw::Sub) => rounded(triples, f, |a, b| a - b),
         Rule2::Rounded(Raw::Mul) => rounded(triples, f, |a, b| a * b),
-        Rule2::Quotient => Box::new(move |m: &mut Machine| {
-            for &(d, a, b) in &triples {
-                let operands = m.hz(a) | m.hz(b);
-                if let Some((x, y)) = uniform_operands(m, a, b) {
-                    let v = f(x, y);
-                    let approx = !hazard::exact_quotient(x, y);
-                    m.put_splat(d, v, operands | flags_of_every_lane(hazard::non_finite(v), approx));
-                    continue;
-                }
-                let (mem, p) = m.memory_for(d);
-                let (non_finite, approx) = with_cells2(mem, d, a, b, |v, x, y| {
-                    let non_finite = apply2_into(v, x, y, f);
-                    let mut approx: Bits = 0;
-                    for l in 0..LANES {
-                        if !hazard::exact_quotient(x[l], y[l]) {
-                            approx |= approx_bit(l);
-                            v[l] = hazard::nudge(v[l], p[l]);
-                        }
-                    }
-                    (non_finite, approx)
-                });
-                m.set_hz(d, operands | non_finite | approx);
-            }
-        }),
+        Rule2::Quotient => approximate(triples, f, |x, y, _| !hazard::exact_quotient(x, y)),
         Rule2::Remainder => Box::new(move |m: &mut Machine| {
             for &(d, a, b) in &triples {
                 if let Some((x, y)) = uniform_operands(m, a, b) {
