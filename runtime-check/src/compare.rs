@@ -205,8 +205,8 @@ pub fn heatmap(a: &RgbaF32Image, b: &RgbaF32Image) -> Result<RgbaF32Image, SizeM
 }
 
 /// Read-back pixels as a reference image (same layout: rows top to bottom).
-pub fn from_pixels(p: &Pixels) -> RgbaF32Image {
-    RgbaF32Image { width: p.size.width, height: p.size.height, pixels: p.data.clone() }
+pub fn from_pixels(p: Pixels) -> RgbaF32Image {
+    RgbaF32Image { width: p.size.width, height: p.size.height, pixels: p.data }
 }
 
 /// The input image of frame `f` of a comparison: the images in order, repeated
@@ -321,14 +321,7 @@ pub fn render_new(
     frames: usize,
     viewport: Size,
 ) -> Result<RgbaF32Image, Vec<Diagnostic>> {
-    let mut chain = FilterChain::new(gpu, desc)?;
-    for f in 0..frames.max(1) {
-        let Some(input) = frame_input(images, f) else {
-            return Err(vec![Diagnostic::error(codes::E_CHAIN_IMAGE, "no input image")]);
-        };
-        chain.render(input, viewport)?;
-    }
-    chain.read_output().map(|p| from_pixels(&p)).map_err(|d| vec![d])
+    render_new_chain(gpu, desc, images, frames, viewport).map(|n| n.image)
 }
 
 /// The most pixels the pass outputs and the viewport of one comparison may hold
@@ -370,6 +363,58 @@ pub fn render_new_passes(
     frames: usize,
     viewport: Size,
 ) -> Result<(RgbaF32Image, Vec<RgbaF32Image>), Vec<Diagnostic>> {
+    let new = render_new_chain(gpu, desc, images, frames, viewport)?;
+    let passes = new.passes.read_all()?;
+    Ok((new.image, passes))
+}
+
+/// The new side after its frames: the final image, read back at once, and every pass's
+/// output of the last frame, read back only when something asks for it
+/// ([`LazyPasses::get`]: a failure's localisation, the review's previews). Most
+/// comparisons pass, and reading every pass back would cost them more GPU and copying
+/// time than rendering.
+pub struct NewRender {
+    pub image: RgbaF32Image,
+    pub passes: LazyPasses,
+}
+
+/// A rendered chain's pass outputs of its last frame, read back on first use.
+pub struct LazyPasses {
+    chain: FilterChain,
+    read: Option<Vec<RgbaF32Image>>,
+}
+
+impl LazyPasses {
+    /// Every pass's output of the last frame, in pass order: read back on the first
+    /// call (holding `lock`, which serialises the GPU side), then kept.
+    pub fn get(&mut self, lock: &std::sync::Mutex<()>) -> Result<&[RgbaF32Image], Vec<Diagnostic>> {
+        if self.read.is_none() {
+            let read = {
+                let _serial = lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                self.read_all()?
+            };
+            self.read = Some(read);
+        }
+        Ok(self.read.as_deref().unwrap_or_default())
+    }
+
+    fn read_all(&self) -> Result<Vec<RgbaF32Image>, Vec<Diagnostic>> {
+        (0..self.chain.pass_count())
+            .map(|n| self.chain.read_pass(n).map(from_pixels))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|d| vec![d])
+    }
+}
+
+/// Renders `frames` frames of the translated chain like [`render_new`], keeping the
+/// chain for its pass outputs ([`NewRender`]).
+pub fn render_new_chain(
+    gpu: Arc<Gpu>,
+    desc: ChainDesc,
+    images: &[InputImage],
+    frames: usize,
+    viewport: Size,
+) -> Result<NewRender, Vec<Diagnostic>> {
     let mut chain = FilterChain::new(gpu, desc)?;
     for f in 0..frames.max(1) {
         let Some(input) = frame_input(images, f) else {
@@ -377,12 +422,8 @@ pub fn render_new_passes(
         };
         chain.render(input, viewport)?;
     }
-    let out = chain.read_output().map(|p| from_pixels(&p)).map_err(|d| vec![d])?;
-    let passes = (0..chain.pass_count())
-        .map(|n| chain.read_pass(n).map(|p| from_pixels(&p)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|d| vec![d])?;
-    Ok((out, passes))
+    let image = chain.read_output().map(from_pixels).map_err(|d| vec![d])?;
+    Ok(NewRender { image, passes: LazyPasses { chain, read: None } })
 }
 
 /// What the old side renders: the Cg original of `preset` over the same inputs, frames
@@ -513,29 +554,30 @@ fn judge_output(out: &reference::PresetOutput, new: &RgbaF32Image, t: &Threshold
 }
 
 /// The whole judgement of a comparison: [`judge_with_precision`], then, for a failure
-/// left without a cause, its explanation ([`explain_failure`]). An amplification's
-/// pixels (those whose reference value moves by more than a step when every pass reads
-/// the GPU's outputs of the earlier passes) become hazards of `out`'s final image and
-/// the comparison is judged again: when the rest then meets the thresholds the status
-/// is that judgement's, with cause `amplification`. Returns the judgement and, for a
-/// failure, the divergent pass.
+/// left without a cause, its explanation ([`explain_failure`], which reads the new
+/// side's pass outputs back). An amplification's pixels (those whose reference value
+/// moves by more than a step when every pass reads the GPU's outputs of the earlier
+/// passes) become hazards of `out`'s final image and the comparison is judged again:
+/// when the rest then meets the thresholds the status is that judgement's, with cause
+/// `amplification`. Returns the judgement and, for a failure, the divergent pass; an
+/// error when the images cannot be compared or the pass outputs cannot be read back.
 pub fn judge_and_explain(
     sources: &mut SourceMap,
     job: &Job,
     old: &OldSide,
     out: &mut reference::PresetOutput,
-    new: &RgbaF32Image,
-    new_passes: &[RgbaF32Image],
-) -> Result<(Judged, Option<PassDivergence>), SizeMismatch> {
-    let mut judged = judge_with_precision(sources, old, out, new, job.thresholds)?;
+    new: &mut NewRender,
+) -> Result<(Judged, Option<PassDivergence>), Vec<Diagnostic>> {
+    let mut judged = judge_with_precision(sources, old, out, &new.image, job.thresholds).map_err(size_error)?;
     if judged.verdict.status != Status::Fail || judged.verdict.cause.is_some() {
         return Ok((judged, None));
     }
+    let new_passes = new.passes.get(job.gpu.1)?;
     let e = explain_failure(sources, job, old, &judged.well_defined, out, new_passes);
     if e.cause == Cause::Amplification && e.amplified.len() == out.hazard.len() {
         let share = hazard_pct(&e.amplified);
         out.hazard.iter_mut().zip(&e.amplified).for_each(|(h, a)| *h |= a);
-        judged = judge_output(out, new, job.thresholds)?;
+        judged = judge_output(out, &new.image, job.thresholds).map_err(size_error)?;
         if judged.verdict.status != Status::Fail {
             let detail = format!(
                 "{}; the {share:.1}% of pixels that those inputs move by more than a step are hazards, the rest match ({})",
@@ -550,6 +592,11 @@ pub fn judge_and_explain(
     judged.verdict.cause = Some(e.cause);
     judged.verdict.detail = Some(e.detail);
     Ok((judged, e.divergence))
+}
+
+/// Two images that cannot be compared, as a diagnostic.
+fn size_error(e: SizeMismatch) -> Vec<Diagnostic> {
+    vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))]
 }
 
 /// The share of flagged pixels, in percent (0 for an empty map).
@@ -603,7 +650,7 @@ pub struct Comparison {
     pub new: RgbaF32Image,
     /// One flag per pixel of the final image.
     pub hazard: Vec<bool>,
-    /// Every pass's output on both sides, in pass order, as previews.
+    /// Every pass's output on both sides, in pass order, as previews (when asked for).
     pub pass_previews: Vec<PassPreview>,
     /// Where the comparison's time went.
     pub seconds: PhaseSeconds,
@@ -657,7 +704,9 @@ fn failed(step: verdict::Step, diagnostics: Vec<Diagnostic>) -> CompareError {
 /// on `gpu` and the old side on the CPU, measures, judges against `thresholds` and,
 /// for a failure, localises and classifies it. Diagnostics point into `sources`.
 /// `gpu_lock` serialises the GPU side when comparisons run on several threads; `memo`
-/// lends the old side the pass outputs of the run's other presets.
+/// lends the old side the pass outputs of the run's other presets; `previews` asks for
+/// [`Comparison::pass_previews`] (empty otherwise: the new side's passes are then read
+/// back only to localise a failure).
 #[allow(clippy::too_many_arguments)]
 pub fn compare_cgp(
     sources: &mut SourceMap,
@@ -670,6 +719,7 @@ pub fn compare_cgp(
     thresholds: &Thresholds,
     edit: &dyn Fn(&std::path::Path, String) -> String,
     memo: Option<&reference::PassMemo>,
+    previews: bool,
 ) -> Result<Comparison, CompareError> {
     use verdict::Step;
     let clock = std::time::Instant::now();
@@ -705,27 +755,28 @@ pub fn compare_cgp(
     let rendered_new = {
         let _serial = gpu.1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         seconds.gpu_wait += lap();
-        render_new_passes(gpu.0.clone(), desc, images, frames, viewport)
+        render_new_chain(gpu.0.clone(), desc, images, frames, viewport)
     };
     seconds.render_new = lap();
     // The new side's failure is reported first, as when it rendered first.
-    let (new, new_passes) = rendered_new.map_err(|d| failed(Step::RenderNew, d))?;
+    let mut new = rendered_new.map_err(|d| failed(Step::RenderNew, d))?;
     let mut old = old.map_err(|d| failed(Step::RenderOld, d))?;
-    let size_error = |e: SizeMismatch| {
-        failed(Step::RenderNew, vec![Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot compare: {e}"))])
-    };
     let job = Job { preset: &preset, fs, gpu, images, frames, viewport, thresholds, edit };
     let (Judged { metrics, well_defined, hazard_pct, verdict }, divergence) =
-        judge_and_explain(sources, &job, &old_side, &mut old, &new, &new_passes).map_err(size_error)?;
-    let pass_previews = old
-        .passes
-        .iter()
-        .zip(&new_passes)
-        .map(|(o, n)| PassPreview {
-            old: as_stored(&o.image().downscaled(PREVIEW_SIDE), o.storage),
-            new: as_stored(&n.downscaled(PREVIEW_SIDE), o.storage),
-        })
-        .collect();
+        judge_and_explain(sources, &job, &old_side, &mut old, &mut new).map_err(|d| failed(Step::RenderNew, d))?;
+    let pass_previews = if previews {
+        let new_passes = new.passes.get(gpu.1).map_err(|d| failed(Step::RenderNew, d))?;
+        old.passes
+            .iter()
+            .zip(new_passes)
+            .map(|(o, n)| PassPreview {
+                old: as_stored(&o.image().downscaled(PREVIEW_SIDE), o.storage),
+                new: as_stored(&n.downscaled(PREVIEW_SIDE), o.storage),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     seconds.judge = lap();
     Ok(Comparison {
         metrics,
@@ -734,7 +785,7 @@ pub fn compare_cgp(
         verdict,
         divergence,
         old: old.image,
-        new,
+        new: new.image,
         hazard: old.hazard,
         pass_previews,
         seconds,

@@ -98,6 +98,7 @@ fn compare_preset(name: &str, images: &[&str], frames: usize, viewport: Size) ->
         &Thresholds::default(),
         &|_, t| t,
         None,
+        false,
     )
     .unwrap_or_else(|d| panic!("{name}: {d:#?}"));
     eprintln!("{name}: {}", c.metrics.verdict(&Thresholds::default()));
@@ -127,4 +128,41 @@ fn multi_pass_bloom_lite_matches_its_original() {
 #[test]
 fn feedback_over_frames_matches_its_original() {
     assert_passes("feedback.cgp", &["gradient_32x32.png", "edges_16x16.png"], 3, Size::new(32, 32));
+}
+
+#[test]
+fn pass_previews_come_only_when_asked_for_and_change_no_verdict() {
+    static LOCK: Mutex<()> = Mutex::new(());
+    let dir = support::corpus();
+    let inputs: Vec<InputImage> = vec![image_io::load_image(&dir.join("images").join("testcard_64x48.png"))
+        .unwrap_or_else(|d| panic!("testcard: {d:?}"))];
+    let gpu = support::gpu(AdapterChoice::PreferHardware);
+    let run = |previews: bool| {
+        let mut sources = SourceMap::new();
+        compare::compare_cgp(
+            &mut sources,
+            &dir.join("bloom-lite.cgp"),
+            &RealFs,
+            (&gpu, &LOCK),
+            &inputs,
+            1,
+            Size::new(64, 48),
+            &Thresholds::default(),
+            &|_, t| t,
+            None,
+            previews,
+        )
+        .unwrap_or_else(|d| panic!("bloom-lite: {d:#?}"))
+    };
+    let (without, with) = (run(false), run(true));
+    assert!(without.pass_previews.is_empty());
+    // One preview per pass (bloom-lite has 5), each side at most PREVIEW_SIDE a side.
+    assert_eq!(with.pass_previews.len(), 5);
+    for p in &with.pass_previews {
+        assert!(p.old.width.max(p.old.height) <= compare::PREVIEW_SIDE);
+        assert_eq!((p.old.width, p.old.height), (p.new.width, p.new.height));
+    }
+    assert_eq!(without.verdict, with.verdict);
+    assert_eq!(without.metrics.psnr_db.to_bits(), with.metrics.psnr_db.to_bits());
+    assert_eq!(without.new.pixels, with.new.pixels);
 }

@@ -50,8 +50,20 @@ fn compare_edited(path: &Path, edit: &dyn Fn(&Path, String) -> String) -> Result
     static LOCK: Mutex<()> = Mutex::new(());
     let mut sources = SourceMap::new();
     let t = Thresholds::default();
-    compare::compare_cgp(&mut sources, path, &RealFs, (&gpu(), &LOCK), &inputs(), FRAMES, VIEWPORT, &t, edit, None)
-        .map_err(|e| format!("{} {:?}", e.cause.as_str(), e.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()))
+    compare::compare_cgp(
+        &mut sources,
+        path,
+        &RealFs,
+        (&gpu(), &LOCK),
+        &inputs(),
+        FRAMES,
+        VIEWPORT,
+        &t,
+        edit,
+        None,
+        false,
+    )
+    .map_err(|e| format!("{} {:?}", e.cause.as_str(), e.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()))
 }
 
 /// A snapshot line: numbers rounded so that only a real change moves them.

@@ -203,7 +203,7 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
     };
     let Some(gpu) = gpu(&sources, reporter) else { return Exit::Failure };
     let adapter = gpu.describe();
-    let (new, new_passes) = match compare::render_new_passes(gpu.clone(), desc, &images, frames as usize, viewport) {
+    let mut new = match compare::render_new_chain(gpu.clone(), desc, &images, frames as usize, viewport) {
         Ok(i) => i,
         Err(d) => {
             let code = if d.iter().any(|x| x.code == codes::E_CHAIN_GPU) { Exit::Failure } else { Exit::Errors };
@@ -247,10 +247,18 @@ pub fn run(args: &CompareArgs, reporter: &Reporter) -> Exit {
         thresholds: &thresholds,
         edit: &|_, text| text,
     };
-    let judged = compare::judge_and_explain(&mut sources, &job, &old_side, &mut old_render, &new, &new_passes);
-    let (judged, diff) = match (judged, compare::heatmap(&old_render.image, &new)) {
-        (Ok(j), Ok(h)) => (j, h),
-        (Err(e), _) | (_, Err(e)) => {
+    let judged = match compare::judge_and_explain(&mut sources, &job, &old_side, &mut old_render, &mut new) {
+        Ok(j) => j,
+        Err(d) => {
+            let code = if d.iter().any(|x| x.code == codes::E_CHAIN_GPU) { Exit::Failure } else { Exit::Errors };
+            reporter.diagnostics(&sources, &d);
+            return code;
+        }
+    };
+    let new = new.image;
+    let diff = match compare::heatmap(&old_render.image, &new) {
+        Ok(h) => h,
+        Err(e) => {
             reporter.error(&format!("cannot compare: {e}"));
             return Exit::Errors;
         }

@@ -199,7 +199,7 @@ fn compare_translated(pool: &rayon::ThreadPool, plan: &Plan, setup: &CompareSetu
             b.inc(1);
         }
     };
-    let results = pool.install(|| compare_all(&paths, setup, &tick, &|_, _| {}));
+    let results = pool.install(|| compare_all(&paths, setup, &tick, None));
     if let Some(b) = &bar {
         b.finish_and_clear();
     }

@@ -145,12 +145,13 @@ impl PresetComparison {
     }
 }
 
-/// Compares every preset in `presets` (in order; the result has one entry each).
+/// Compares every preset in `presets` (in order; the result has one entry each). With
+/// `keep`, each comparison also makes its pass previews and is handed to `keep`.
 pub fn compare_all(
     presets: &[PathBuf],
     setup: &CompareSetup,
     progress: &(dyn Fn() + Sync),
-    keep: KeepImages,
+    keep: Option<KeepImages>,
 ) -> Vec<PresetComparison> {
     let lock = Mutex::new(());
     presets
@@ -169,9 +170,10 @@ pub fn compare_all(
                 &setup.thresholds,
                 &|_, text| text,
                 Some(&setup.memo),
+                keep.is_some(),
             );
             progress();
-            if let Ok(c) = &outcome {
+            if let (Ok(c), Some(keep)) = (&outcome, keep) {
                 keep(i, c);
             }
             match outcome {

@@ -197,6 +197,8 @@ pub struct Machine {
     /// rule): all 0 except under [`LaneShape::Perturbed`] ([`PERTURBATIONS`] in each
     /// group).
     pub perturbation: Cell,
+    /// Results of expensive library calls, by call site and argument bits.
+    pub recall: super::recall::Recall,
 }
 
 impl Machine {
@@ -217,6 +219,7 @@ impl Machine {
             loop_cap: 1 << 16,
             error: None,
             perturbation: [0.0; LANES],
+            recall: super::recall::Recall::default(),
         }
     }
 

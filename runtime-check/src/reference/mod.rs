@@ -18,6 +18,7 @@
 //! - [`driver`]: a whole `.cgp` over several frames, scheduled by [`crate::plan`].
 //! - [`memo`]: pass outputs reused across the presets of one run, by render key.
 //! - [`png`]: PNG files.
+//! - [`recall`]: recalled results of expensive library functions, per machine.
 //! - [`source`]: a `.cg` text or file to both stage modules, as RetroArch compiled it.
 
 pub mod bind;
@@ -31,6 +32,7 @@ pub mod memo;
 pub mod ops;
 pub mod pass;
 pub mod png;
+pub mod recall;
 pub mod sample;
 pub mod source;
 

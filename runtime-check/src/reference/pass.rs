@@ -324,50 +324,76 @@ struct Weights {
     exact: [bool; 4],
 }
 
-/// Perspective-correct weights of the four vertices at `(x, y)`, and coverage.
-fn weights(s: &[[f64; 3]; 4], x: f64, y: f64) -> Weights {
-    let tri = |a: usize, b: usize, c: usize| -> Option<Weights> {
-        let (pa, pb, pc) = (s[a], s[b], s[c]);
-        let area = (pb[0] - pa[0]) * (pc[1] - pa[1]) - (pc[0] - pa[0]) * (pb[1] - pa[1]);
-        if area == 0.0 || !area.is_finite() {
-            return None;
+/// One triangle of the quad, set up once per pass: its vertices (indices into the
+/// four), their screen positions, its doubled signed area and which of its vertices'
+/// weights a GPU computes exactly ([`Weights::exact`]).
+#[derive(Clone, Copy)]
+struct Triangle {
+    v: [usize; 3],
+    p: [[f64; 3]; 3],
+    area: f64,
+    exact: [bool; 4],
+}
+
+/// The quad's two triangles (`0 1 2`, then `2 1 3`); `None` for a degenerate one.
+struct Raster {
+    tris: [Option<Triangle>; 2],
+}
+
+impl Raster {
+    fn new(s: &[[f64; 3]; 4]) -> Raster {
+        let tri = |a: usize, b: usize, c: usize| -> Option<Triangle> {
+            let (pa, pb, pc) = (s[a], s[b], s[c]);
+            let area = (pb[0] - pa[0]) * (pc[1] - pa[1]) - (pc[0] - pa[0]) * (pb[1] - pa[1]);
+            if area == 0.0 || !area.is_finite() {
+                return None;
+            }
+            // The slopes (d/dx, d/dy) of the three weights.
+            let slopes = [
+                ((pb[1] - pc[1]) / area, (pc[0] - pb[0]) / area),
+                ((pc[1] - pa[1]) / area, (pa[0] - pc[0]) / area),
+                ((pa[1] - pb[1]) / area, (pb[0] - pa[0]) / area),
+            ];
+            let affine = pa[2] == pb[2] && pb[2] == pc[2];
+            let exact_slope = |(dx, dy): (f64, f64)| affine && short_dyadic(dx) && short_dyadic(dy);
+            let mut exact = [false; 4];
+            exact[a] = exact_slope(slopes[0]);
+            exact[b] = exact_slope(slopes[1]);
+            exact[c] = exact_slope(slopes[2]);
+            Some(Triangle { v: [a, b, c], p: [pa, pb, pc], area, exact })
+        };
+        Raster { tris: [tri(0, 1, 2), tri(2, 1, 3)] }
+    }
+
+    /// Perspective-correct weights of the four vertices at `(x, y)`, and coverage.
+    fn weights(&self, x: f64, y: f64) -> Weights {
+        let at = |t: &Triangle| -> Weights {
+            let ([pa, pb, pc], [a, b, c]) = (t.p, t.v);
+            let l0 = ((pb[0] - x) * (pc[1] - y) - (pc[0] - x) * (pb[1] - y)) / t.area;
+            let l1 = ((pc[0] - x) * (pa[1] - y) - (pa[0] - x) * (pc[1] - y)) / t.area;
+            let l2 = 1.0 - l0 - l1;
+            let eps = -1e-9;
+            let inside = l0 >= eps && l1 >= eps && l2 >= eps;
+            let (q0, q1, q2) = (l0 * pa[2], l1 * pb[2], l2 * pc[2]);
+            let sum = q0 + q1 + q2;
+            let mut w = [0.0; 4];
+            w[a] = q0 / sum;
+            w[b] = q1 / sum;
+            w[c] = q2 / sum;
+            Weights { w, inside, exact: t.exact }
+        };
+        let first = self.tris[0].as_ref().map(at);
+        if let Some(w) = first.as_ref().filter(|w| w.inside) {
+            return *w;
         }
-        let l0 = ((pb[0] - x) * (pc[1] - y) - (pc[0] - x) * (pb[1] - y)) / area;
-        let l1 = ((pc[0] - x) * (pa[1] - y) - (pa[0] - x) * (pc[1] - y)) / area;
-        let l2 = 1.0 - l0 - l1;
-        let eps = -1e-9;
-        let inside = l0 >= eps && l1 >= eps && l2 >= eps;
-        // The slopes (d/dx, d/dy) of the three weights.
-        let slopes = [
-            ((pb[1] - pc[1]) / area, (pc[0] - pb[0]) / area),
-            ((pc[1] - pa[1]) / area, (pa[0] - pc[0]) / area),
-            ((pa[1] - pb[1]) / area, (pb[0] - pa[0]) / area),
-        ];
-        let affine = pa[2] == pb[2] && pb[2] == pc[2];
-        let exact_slope = |(dx, dy): (f64, f64)| affine && short_dyadic(dx) && short_dyadic(dy);
-        let mut exact = [false; 4];
-        exact[a] = exact_slope(slopes[0]);
-        exact[b] = exact_slope(slopes[1]);
-        exact[c] = exact_slope(slopes[2]);
-        let (q0, q1, q2) = (l0 * pa[2], l1 * pb[2], l2 * pc[2]);
-        let sum = q0 + q1 + q2;
-        let mut w = [0.0; 4];
-        w[a] = q0 / sum;
-        w[b] = q1 / sum;
-        w[c] = q2 / sum;
-        Some(Weights { w, inside, exact })
-    };
-    let first = tri(0, 1, 2);
-    if let Some(w) = first.as_ref().filter(|w| w.inside) {
-        return *w;
-    }
-    let second = tri(2, 1, 3);
-    if let Some(w) = second.as_ref().filter(|w| w.inside) {
-        return *w;
-    }
-    match first.or(second) {
-        Some(w) => Weights { inside: false, ..w },
-        None => Weights { w: [0.0; 4], inside: false, exact: [false; 4] },
+        let second = self.tris[1].as_ref().map(at);
+        if let Some(w) = second.as_ref().filter(|w| w.inside) {
+            return *w;
+        }
+        match first.or(second) {
+            Some(w) => Weights { inside: false, ..w },
+            None => Weights { w: [0.0; 4], inside: false, exact: [false; 4] },
+        }
     }
 }
 
@@ -441,6 +467,7 @@ struct Fragments<'a> {
     feeds: &'a [Feed],
     verts: &'a Vertices,
     scr: &'a [[f64; 3]; 4],
+    raster: Raster,
     inp: &'a PassInputs,
     /// Pixels per quad side: 2, or 1 under the precision rule (one pixel per quad).
     quad: u32,
@@ -463,7 +490,7 @@ impl Fragments<'_> {
         for l in 0..4 {
             let (x, y) = self.lane_pixel(qx, qy, l);
             let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
-            let at = weights(self.scr, px, py);
+            let at = self.raster.weights(px, py);
             q.ws[l] = at.w;
             q.exact_weights[l] = at.exact;
             q.covered[l] = at.inside;
@@ -696,11 +723,14 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
         2
     };
     let feeds = feeds(&plan, &verts, &mut warnings);
-    let frags = Fragments { c, plan: &plan, feeds: &feeds, verts: &verts, scr: &scr, inp, quad };
+    let frags =
+        Fragments { c, plan: &plan, feeds: &feeds, verts: &verts, scr: &scr, raster: Raster::new(&scr), inp, quad };
     // Quad rows are independent (every invocation starts from the restored snapshot), so
-    // they run in parallel, each worker on its own copy of the machine (a copy per row
-    // would cost more than the row: a machine holds every cell for a whole batch); the
-    // first error in row order is the one a row-major loop meets first.
+    // they run in parallel, each on a copy of the machine taken from a pool and put back
+    // after the row: a copy per row (or per piece rayon splits the rows into) would cost
+    // more than the row, since a machine holds every cell for a whole batch; the pool
+    // holds at most one copy per worker that ran a row at once. The first error in row
+    // order is the one a row-major loop meets first.
     // Every quad row writes its part of the pass's buffers in place. Pixels that no
     // fragment writes keep the clear colour, transparent black.
     let n = width as usize * height as usize;
@@ -718,8 +748,17 @@ pub fn render_pass(prog: &PassProgram, inp: &PassInputs) -> Result<Rendered, Vec
             perturbed: l.next().unwrap_or_default(),
         })
         .collect();
-    let results =
-        rows.par_iter_mut().map_init(|| m.clone(), |m, row| frags.row(m, row)).collect::<Vec<Result<(), Diagnostic>>>();
+    let machines: std::sync::Mutex<Vec<Machine>> = std::sync::Mutex::new(Vec::new());
+    let take = || machines.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop();
+    let results = rows
+        .par_iter_mut()
+        .map(|row| {
+            let mut copy = take().unwrap_or_else(|| m.clone());
+            let done = frags.row(&mut copy, row);
+            machines.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(copy);
+            done
+        })
+        .collect::<Vec<Result<(), Diagnostic>>>();
     drop(rows);
     if let Some(Err(e)) = results.into_iter().find(Result::is_err) {
         return Err(vec![e]);

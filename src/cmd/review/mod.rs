@@ -113,7 +113,7 @@ fn compare_with_images(pool: &rayon::ThreadPool, plan: &Plan, setup: &CompareSet
             pngs.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(i, files);
         }
     };
-    let results = pool.install(|| compare_all(&paths, setup, &|| {}, &keep));
+    let results = pool.install(|| compare_all(&paths, setup, &|| {}, Some(&keep)));
     for (&i, r) in compared.iter().zip(results) {
         comparisons[i] = Some(r);
     }

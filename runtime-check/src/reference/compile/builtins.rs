@@ -12,6 +12,7 @@ use super::{chain, texture, Compiler, Frame};
 use crate::reference::hazard::{self, across_lanes, approx_bit, hazard_bit, HAZARD};
 use crate::reference::machine::{Bits, Cell, Code, LaneShape, Machine, LANES};
 use crate::reference::ops::{self, as_i32, as_u32, kind, Kind};
+use crate::reference::recall::Site;
 use grammar::Span;
 use translator::ir::{Builtin as B, Expr, Handle, Type};
 
@@ -62,14 +63,25 @@ pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
 /// [`cw`] for a transcendental function: `f` is its correctly rounded value, `error`
 /// its device error bound given the arguments and that value (see [`hazard`]'s
 /// precision rule). The machine's perturbation of each lane moves its result by that
-/// many bounds, rounded back with `r`; at 0 the result is `f`'s exactly.
-fn transcendental<R, F, E>(args: &[Vec<usize>], dst: &[usize], zero: usize, r: R, f: F, error: E) -> Code
+/// many bounds, rounded back with `r`; at 0 the result is `f`'s exactly. With
+/// `recalled` (for functions that cost far more than a lookup, of at most two
+/// arguments), `f`'s values are looked up in the machine's [`Recall`] first.
+fn transcendental<R, F, E>(
+    args: &[Vec<usize>],
+    dst: &[usize],
+    zero: usize,
+    r: R,
+    f: F,
+    error: E,
+    recalled: bool,
+) -> Code
 where
     R: Fn(f64) -> f64 + Copy + Send + Sync + 'static,
     F: Fn([f64; 4]) -> f64 + Send + Sync + 'static,
     E: Fn([f64; 4], f64) -> f64 + Send + Sync + 'static,
 {
     let idx = component_cells(args, dst, zero);
+    let site = (recalled && args.len() <= 2).then(Site::new);
     Box::new(move |m: &mut Machine| {
         let p = m.perturbation;
         let perturbed = m.perturbed();
@@ -79,11 +91,15 @@ where
                 m.set_splat(d, f(args));
                 continue;
             }
-            let cells = [m.cell(a[0]), m.cell(a[1]), m.cell(a[2]), m.cell(a[3])];
+            // Arguments past the second are the zero cell when `site` is set.
+            let cells = [*m.cell(a[0]), *m.cell(a[1]), *m.cell(a[2]), *m.cell(a[3])];
             let mut o = [0.0; LANES];
             for (l, ol) in o.iter_mut().enumerate() {
                 let x = [cells[0][l], cells[1][l], cells[2][l], cells[3][l]];
-                let y = f(x);
+                let y = match site {
+                    Some(site) => m.recall.get_or(site, [x[0], x[1]], || f(x)),
+                    None => f(x),
+                };
                 *ol = if p[l] == 0.0 { y } else { r(y + p[l] * error(x, y)) };
             }
             m.set(d, o);
@@ -411,29 +427,55 @@ fn library<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
             chain(vec![cw(&a, &ep, z, |a| frexp(a[0]).1), cw(&a, dst, z, |a| frexp(a[0]).0)])
         }
         B::Ldexp => Some(cw(locs, dst, z, move |a| r(a[0] * r(a[1].exp2())))),
-        B::Exp => Some(transcendental(locs, dst, z, r, move |a| r(a[0].exp()), natural_exp_error)),
-        B::Exp2 => Some(transcendental(locs, dst, z, r, move |a| r(a[0].exp2()), |a, y| hazard::error_exp2(a[0], y))),
-        B::Log => Some(transcendental(locs, dst, z, r, move |a| r(a[0].ln()), |_, y| hazard::error_log(y))),
-        B::Log2 => Some(transcendental(locs, dst, z, r, move |a| r(a[0].log2()), |_, y| hazard::error_log(y))),
-        B::Log10 => Some(transcendental(locs, dst, z, r, move |a| r(a[0].log10()), |_, y| hazard::error_log(y))),
-        B::Pow => {
-            Some(transcendental(locs, dst, z, r, move |a| r(a[0].powf(a[1])), |a, y| hazard::error_pow(a[0], a[1], y)))
+        B::Exp => Some(transcendental(locs, dst, z, r, move |a| r(a[0].exp()), natural_exp_error, true)),
+        B::Exp2 => {
+            Some(transcendental(locs, dst, z, r, move |a| r(a[0].exp2()), |a, y| hazard::error_exp2(a[0], y), true))
         }
-        B::Sqrt => Some(transcendental(locs, dst, z, r, move |a| r(a[0].sqrt()), |_, y| hazard::error_root(y))),
+        B::Log => Some(transcendental(locs, dst, z, r, move |a| r(a[0].ln()), |_, y| hazard::error_log(y), true)),
+        B::Log2 => Some(transcendental(locs, dst, z, r, move |a| r(a[0].log2()), |_, y| hazard::error_log(y), true)),
+        B::Log10 => Some(transcendental(locs, dst, z, r, move |a| r(a[0].log10()), |_, y| hazard::error_log(y), true)),
+        B::Pow => Some(transcendental(
+            locs,
+            dst,
+            z,
+            r,
+            move |a| r(a[0].powf(a[1])),
+            |a, y| hazard::error_pow(a[0], a[1], y),
+            true,
+        )),
+        B::Sqrt => Some(transcendental(locs, dst, z, r, move |a| r(a[0].sqrt()), |_, y| hazard::error_root(y), false)),
         B::Rsqrt => {
-            Some(transcendental(locs, dst, z, r, move |a| r(1.0 / r(a[0].sqrt())), |_, y| hazard::error_root(y)))
+            Some(transcendental(locs, dst, z, r, move |a| r(1.0 / r(a[0].sqrt())), |_, y| hazard::error_root(y), false))
         }
-        B::Sin => Some(transcendental(locs, dst, z, r, move |a| r(a[0].sin()), |a, _| hazard::error_sin_cos(a[0]))),
-        B::Cos => Some(transcendental(locs, dst, z, r, move |a| r(a[0].cos()), |a, _| hazard::error_sin_cos(a[0]))),
-        B::Tan => Some(transcendental(locs, dst, z, r, move |a| r(a[0].tan()), |a, y| hazard::error_tan(a[0], y))),
-        B::Asin => Some(transcendental(locs, dst, z, r, move |a| r(a[0].asin()), |_, y| hazard::error_inverse_trig(y))),
-        B::Acos => Some(transcendental(locs, dst, z, r, move |a| r(a[0].acos()), |_, y| hazard::error_inverse_trig(y))),
-        B::Atan => Some(transcendental(locs, dst, z, r, move |a| r(a[0].atan()), |_, y| hazard::error_inverse_trig(y))),
-        B::Atan2 => {
-            Some(transcendental(locs, dst, z, r, move |a| r(a[0].atan2(a[1])), |_, y| hazard::error_inverse_trig(y)))
+        B::Sin => {
+            Some(transcendental(locs, dst, z, r, move |a| r(a[0].sin()), |a, _| hazard::error_sin_cos(a[0]), true))
         }
-        B::Sinh => Some(transcendental(locs, dst, z, r, move |a| r(a[0].sinh()), natural_exp_error)),
-        B::Cosh => Some(transcendental(locs, dst, z, r, move |a| r(a[0].cosh()), natural_exp_error)),
+        B::Cos => {
+            Some(transcendental(locs, dst, z, r, move |a| r(a[0].cos()), |a, _| hazard::error_sin_cos(a[0]), true))
+        }
+        B::Tan => {
+            Some(transcendental(locs, dst, z, r, move |a| r(a[0].tan()), |a, y| hazard::error_tan(a[0], y), true))
+        }
+        B::Asin => {
+            Some(transcendental(locs, dst, z, r, move |a| r(a[0].asin()), |_, y| hazard::error_inverse_trig(y), true))
+        }
+        B::Acos => {
+            Some(transcendental(locs, dst, z, r, move |a| r(a[0].acos()), |_, y| hazard::error_inverse_trig(y), true))
+        }
+        B::Atan => {
+            Some(transcendental(locs, dst, z, r, move |a| r(a[0].atan()), |_, y| hazard::error_inverse_trig(y), true))
+        }
+        B::Atan2 => Some(transcendental(
+            locs,
+            dst,
+            z,
+            r,
+            move |a| r(a[0].atan2(a[1])),
+            |_, y| hazard::error_inverse_trig(y),
+            true,
+        )),
+        B::Sinh => Some(transcendental(locs, dst, z, r, move |a| r(a[0].sinh()), natural_exp_error, true)),
+        B::Cosh => Some(transcendental(locs, dst, z, r, move |a| r(a[0].cosh()), natural_exp_error, true)),
         B::Tanh => Some(transcendental(
             locs,
             dst,
@@ -441,6 +483,7 @@ fn library<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
             r,
             move |a| r(a[0].tanh()),
             |a, _| hazard::error_exp2(2.0 * a[0] * std::f64::consts::LOG2_E, 1.0),
+            true,
         )),
         B::Sincos => {
             let a = vec![locs.first().cloned().unwrap_or_default()];
@@ -448,8 +491,8 @@ fn library<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
             let co = locs.get(2).cloned().unwrap_or_default();
             let e = |a: [f64; 4], _| hazard::error_sin_cos(a[0]);
             chain(vec![
-                transcendental(&a, &s, z, r, move |a| r(a[0].sin()), e),
-                transcendental(&a, &co, z, r, move |a| r(a[0].cos()), e),
+                transcendental(&a, &s, z, r, move |a| r(a[0].sin()), e, true),
+                transcendental(&a, &co, z, r, move |a| r(a[0].cos()), e, true),
             ])
         }
         B::Degrees => {
