@@ -284,8 +284,9 @@ pub fn sample_with_hazard(
     (blend(a, b, c.weight), hazard_a || hazard_b, c.approximate)
 }
 
-/// [`sample_level`] and [`level_hazard`] of one level at once (a nearest read finds its
-/// texel once for both).
+/// [`sample_level`] and [`level_hazard`] of one level at once: the footprint is found
+/// once for both, and where it lies inside the level (the common case) its texels and
+/// their hazard flags are read directly, as the wrapped reads would read them.
 fn level_read(
     chain: &MipChain,
     level: usize,
@@ -294,13 +295,51 @@ fn level_read(
     state: SamplerState,
     approx: (bool, bool),
 ) -> ([f32; 4], bool) {
-    if state.linear {
+    let Some(img) = chain.levels.get(level) else { return ([0.0; 4], false) };
+    let (w, h) = (f64::from(img.width), f64::from(img.height));
+    if !state.linear {
+        // The texel wrapped once for its value and its flag.
+        let t = (u * w, v * h);
+        let at = match (wrap(texel_index(t.0), img.width, state.wrap), wrap(texel_index(t.1), img.height, state.wrap)) {
+            (Some(x), Some(y)) => Some((x, y)),
+            _ => None,
+        };
+        let value = at.and_then(|(x, y)| img.get(x, y)).unwrap_or([0.0; 4]);
+        let hazard = hazard::texel_boundary(t.0, approx.0)
+            || hazard::texel_boundary(t.1, approx.1)
+            || at.is_some_and(|(x, y)| chain.texel_hazard(level, x, y));
+        return (value, hazard);
+    }
+    let (x, y) = (u * w - 0.5, v * h - 0.5);
+    let (x0, y0) = (texel_index(x), texel_index(y));
+    let (iw, ih) = (i64::from(img.width), i64::from(img.height));
+    if !(x0 >= 0 && y0 >= 0 && x0 + 1 < iw && y0 + 1 < ih) {
         return (sample_level(chain, level, u, v, state), level_hazard(chain, level, u, v, state, approx));
     }
-    let Some(img) = chain.levels.get(level) else { return ([0.0; 4], false) };
-    let t = (u * f64::from(img.width), v * f64::from(img.height));
-    let i = (texel_index(t.0), texel_index(t.1));
-    (fetch_wrapped(chain, level, i.0, i.1, state.wrap), nearest_hazard(chain, level, t, i, state.wrap, approx))
+    let (fxd, fyd) = (x - hazard::floor(x), y - hazard::floor(y));
+    let (fx, fy) = (fxd as f32, fyd as f32);
+    let base = (y0 * iw + x0) as usize;
+    let row = iw as usize;
+    let at = |i: usize| img.pixels.get(i).copied().unwrap_or([0.0; 4]);
+    let (t00, t10, t01, t11) = (at(base), at(base + 1), at(base + row), at(base + row + 1));
+    let mut out = [0.0f32; 4];
+    for c in 0..4 {
+        let top = t00[c] * (1.0 - fx) + t10[c] * fx;
+        let bottom = t01[c] * (1.0 - fx) + t11[c] * fx;
+        out[c] = top * (1.0 - fy) + bottom * fy;
+    }
+    // The flags of the texels with a weight (see `level_hazard`).
+    let hazard = match chain.hazard.get(level) {
+        None => false,
+        Some(map) => {
+            let flag = |i: usize| map.get(i).copied().unwrap_or(false);
+            (flag(base) && fxd < 1.0 && fyd < 1.0)
+                || (fxd > 0.0 && flag(base + 1))
+                || (fyd > 0.0 && flag(base + row))
+                || (fxd > 0.0 && fyd > 0.0 && flag(base + row + 1))
+        }
+    };
+    (out, hazard)
 }
 
 /// Level of detail from the derivatives of the normalised coordinates, in texels of

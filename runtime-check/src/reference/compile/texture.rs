@@ -147,6 +147,9 @@ pub(crate) fn compile(
     let grads: [usize; 4] = [get(2, 0), get(2, 1), get(3, 0), get(3, 1)];
     let bias_arg = get(2, 0);
     let dst: Vec<usize> = dst.to_vec();
+    // A 2D lookup at an implicit level of detail, without projection or offset: the
+    // common `tex2D(s, uv)`, which has a shorter path ([`plain_lookup`]).
+    let plain = spec.dim == Dim::D2 && spec.lod == Lod::Implicit && spec.proj.is_none() && offset == [zero, zero];
     Some(Box::new(move |m: &mut Machine| {
         let s = m.get(sampler);
         let cc = coord.map(|a| m.get(a));
@@ -171,6 +174,9 @@ pub(crate) fn compile(
                     m.set_hz(dd, hin);
                 }
             }
+            return;
+        }
+        if plain && plain_lookup(m, sampler, coord, &dst, hout) {
             return;
         }
         // Coordinates per lane (normalised, except fetch: texel units).
@@ -309,6 +315,45 @@ pub(crate) fn compile(
             m.put_detect(d, out[k], hout);
         }
     }))
+}
+
+/// `tex2D(s, uv)` where `s` is the same texture in every lane and that texture has no
+/// mip levels to choose from (the level of detail is then never read): each lane's
+/// read is [`sample::sample_with_hazard`] at level of detail 0, exactly what the
+/// general path computes for it, without the per-lane sampler, offset and level
+/// decisions. `hout`: the result's flags so far (the coordinates' hazards). Returns
+/// false, having written nothing, when the lookup is not of that kind.
+fn plain_lookup(m: &mut Machine, sampler: usize, coord: [usize; 4], dst: &[usize], mut hout: Bits) -> bool {
+    if !m.lane_uniform(sampler) {
+        return false;
+    }
+    let s = m.at(sampler, 0);
+    let Some(tex) = m.textures.get(s as usize).filter(|_| s >= 0.0) else { return false };
+    if tex.state.mipmap && tex.texture.levels.len() > 1 {
+        return false;
+    }
+    let (cu, cv) = (m.cell(coord[0]), m.cell(coord[1]));
+    let (hu, hv) = (m.hz(coord[0]), m.hz(coord[1]));
+    let mut out = [[0.0f64; LANES]; 4];
+    for l in 0..LANES {
+        // As the general path divides by the projection's 1.
+        let (u, v) = (cu[l] / 1.0, cv[l] / 1.0);
+        let approx_uv = (hu & approx_bit(l) != 0, hv & approx_bit(l) != 0);
+        let (texel, h, approx) = sample::sample_with_hazard(tex, u, v, 0.0, approx_uv);
+        if h {
+            hout |= hazard_bit(l);
+        }
+        if approx {
+            hout |= approx_bit(l);
+        }
+        for k in 0..4 {
+            out[k][l] = f64::from(texel[k]);
+        }
+    }
+    for (k, &d) in dst.iter().enumerate().take(4) {
+        m.put_detect(d, out[k], hout);
+    }
+    true
 }
 
 /// For 1D gradient forms the `dy` argument is argument 3's first component.
