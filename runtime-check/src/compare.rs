@@ -36,7 +36,7 @@
 //! the Cg IR itself), so a broken rule cannot break both sides alike.
 
 use crate::chain::preset::assemble;
-use crate::chain::slang::{compile_slang, SlangPass};
+use crate::chain::slang::{compile_slang, SlangCache, SlangPass};
 use crate::chain::{ChainDesc, FilterChain, Gpu, InputImage, Pixels};
 use crate::codes;
 use crate::plan::Size;
@@ -224,19 +224,21 @@ pub fn translate_cgp(
     preset: &Preset,
     fs: &dyn FileSystem,
 ) -> Result<ChainDesc, Vec<Diagnostic>> {
-    translate_cgp_edited(sources, preset, fs, &|_, text| text)
+    translate_cgp_edited(sources, preset, fs, &|_, text| text, None)
 }
 
 /// [`translate_cgp`], with `edit` applied to each pass's canonical text (given the Cg
 /// file it came from) before it is compiled: the mutation tests break one porting rule
-/// in the output this way and show that the comparison catches it.
+/// in the output this way and show that the comparison catches it. `slang` lends the
+/// passes other presets of the run compiled from the same text.
 pub fn translate_cgp_edited(
     sources: &mut SourceMap,
     preset: &Preset,
     fs: &dyn FileSystem,
     edit: &dyn Fn(&std::path::Path, String) -> String,
+    slang: Option<&SlangCache>,
 ) -> Result<ChainDesc, Vec<Diagnostic>> {
-    translate_cgp_routed(sources, preset, fs, edit, Route::Glslang)
+    translate_cgp_routed(sources, preset, fs, edit, Route::Glslang, slang)
 }
 
 /// Which front end turns a pass's translation into the naga module the chain renders.
@@ -257,6 +259,7 @@ pub fn translate_cgp_routed(
     fs: &dyn FileSystem,
     edit: &dyn Fn(&std::path::Path, String) -> String,
     route: Route,
+    slang: Option<&SlangCache>,
 ) -> Result<ChainDesc, Vec<Diagnostic>> {
     let preset_parameters =
         translator::preset::declared_parameters(preset, fs, &translator::preset::ParameterCache::default());
@@ -292,7 +295,11 @@ pub fn translate_cgp_routed(
             });
         }
         let origin = p.shader_resolved.with_extension("slang");
-        compile_slang(&origin, &text, None).or_else(|ds| {
+        let compiled = match slang {
+            Some(cache) => cache.compile(&origin, &text),
+            None => compile_slang(&origin, &text, None),
+        };
+        compiled.or_else(|ds| {
             // Where naga's SPIR-V front end cannot read what glslang emits (the gaps
             // known so far are closed in `chain::slang`), the naga dialect of the same
             // IR renders.
@@ -699,12 +706,21 @@ fn failed(step: verdict::Step, diagnostics: Vec<Diagnostic>) -> CompareError {
     CompareError { cause, detail, diagnostics }
 }
 
+/// What the comparisons of one run share (nothing, for a lone comparison).
+#[derive(Clone, Copy, Default)]
+pub struct Shared<'a> {
+    /// The old side's pass outputs ([`reference::memo`]).
+    pub memo: Option<&'a reference::PassMemo>,
+    /// The new side's compiled passes.
+    pub slang: Option<&'a SlangCache>,
+}
+
 /// Loads the `.cgp` at `path`, translates it with `edit` applied (see
 /// [`translate_cgp_edited`]; the identity for a plain comparison), renders the new side
 /// on `gpu` and the old side on the CPU, measures, judges against `thresholds` and,
 /// for a failure, localises and classifies it. Diagnostics point into `sources`.
-/// `gpu_lock` serialises the GPU side when comparisons run on several threads; `memo`
-/// lends the old side the pass outputs of the run's other presets; `previews` asks for
+/// `gpu_lock` serialises the GPU side when comparisons run on several threads; `shared`
+/// lends both sides what the run's other presets computed; `previews` asks for
 /// [`Comparison::pass_previews`] (empty otherwise: the new side's passes are then read
 /// back only to localise a failure).
 #[allow(clippy::too_many_arguments)]
@@ -718,7 +734,7 @@ pub fn compare_cgp(
     viewport: Size,
     thresholds: &Thresholds,
     edit: &dyn Fn(&std::path::Path, String) -> String,
-    memo: Option<&reference::PassMemo>,
+    shared: Shared,
     previews: bool,
 ) -> Result<Comparison, CompareError> {
     use verdict::Step;
@@ -739,7 +755,8 @@ pub fn compare_cgp(
     };
     let input = images.first().map_or(Size::new(1, 1), |i| i.size);
     check_pixel_budget(&preset, input, viewport).map_err(|d| failed(Step::Budget, vec![d]))?;
-    let desc = translate_cgp_edited(sources, &preset, fs, edit).map_err(|d| failed(Step::Translate, d))?;
+    let desc =
+        translate_cgp_edited(sources, &preset, fs, edit, shared.slang).map_err(|d| failed(Step::Translate, d))?;
     seconds.translate = lap();
     // The GPU is held only to read its conversions (measured once per device), then to
     // render the new side after the CPU reference: comparisons on other threads mostly
@@ -749,7 +766,8 @@ pub fn compare_cgp(
         seconds.gpu_wait = lap();
         device_conversions(gpu.0).map_err(|d| failed(Step::RenderNew, vec![d]))?
     };
-    let old_side = OldSide { preset: &preset, fs, images, frames, viewport, conversions: &conversions, memo };
+    let old_side =
+        OldSide { preset: &preset, fs, images, frames, viewport, conversions: &conversions, memo: shared.memo };
     let old = render_old_detailed(sources, &old_side, false);
     seconds.render_old = lap();
     let rendered_new = {
@@ -839,7 +857,7 @@ pub fn explain_failure(
         Some(d) => {
             let naga = {
                 let _serial = job.gpu.1.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                translate_cgp_routed(sources, job.preset, job.fs, job.edit, Route::NagaDialect)
+                translate_cgp_routed(sources, job.preset, job.fs, job.edit, Route::NagaDialect, None)
                     .and_then(|desc| render_new_passes(job.gpu.0.clone(), desc, job.images, job.frames, job.viewport))
             };
             let (cause, detail) = classify_divergence(

@@ -97,7 +97,7 @@ fn compare_preset(name: &str, images: &[&str], frames: usize, viewport: Size) ->
         viewport,
         &Thresholds::default(),
         &|_, t| t,
-        None,
+        Default::default(),
         false,
     )
     .unwrap_or_else(|d| panic!("{name}: {d:#?}"));
@@ -149,7 +149,7 @@ fn pass_previews_come_only_when_asked_for_and_change_no_verdict() {
             Size::new(64, 48),
             &Thresholds::default(),
             &|_, t| t,
-            None,
+            Default::default(),
             previews,
         )
         .unwrap_or_else(|d| panic!("bloom-lite: {d:#?}"))

@@ -60,7 +60,7 @@ fn compare_edited(path: &Path, edit: &dyn Fn(&Path, String) -> String) -> Result
         VIEWPORT,
         &t,
         edit,
-        None,
+        Default::default(),
         false,
     )
     .map_err(|e| format!("{} {:?}", e.cause.as_str(), e.diagnostics.iter().map(|d| &d.message).collect::<Vec<_>>()))

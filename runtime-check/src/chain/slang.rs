@@ -28,6 +28,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// One pass loaded from a `.slang` file.
+#[derive(Clone)]
 pub struct SlangPass {
     pub vertex: naga::Module,
     pub fragment: naga::Module,
@@ -103,6 +104,46 @@ pub fn compile_slang(path: &Path, text: &str, includes: Option<Includes>) -> Res
     match (vertex, fragment) {
         (Some(vertex), Some(fragment)) => Ok(SlangPass { vertex, fragment, meta: stages.meta }),
         _ => Err(vec![shader_error(path, "a stage is missing")]),
+    }
+}
+
+/// Compiled passes by their text, shared by the comparisons of one run: the presets of
+/// a library share most of their passes, and [`compile_slang`] of the same text (without
+/// includes) gives the same modules whatever the file's path. Only successes are kept,
+/// and at most [`SlangCache::MAX_ENTRIES`] of them.
+#[derive(Default)]
+pub struct SlangCache {
+    done: std::sync::Mutex<HashMap<String, std::sync::Arc<SlangPass>>>,
+}
+
+impl SlangCache {
+    /// The most passes kept (a whole library of a few thousand passes fits).
+    pub const MAX_ENTRIES: usize = 4096;
+
+    /// [`compile_slang`] of `text` (no includes), from the cache when it was compiled
+    /// before; `path` names the file in diagnostics.
+    pub fn compile(&self, path: &Path, text: &str) -> Result<SlangPass, Vec<Diagnostic>> {
+        let lock = || self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let hit = lock().get(text).cloned();
+        if let Some(hit) = hit {
+            return Ok((*hit).clone());
+        }
+        let pass = compile_slang(path, text, None)?;
+        let mut done = lock();
+        if done.len() < Self::MAX_ENTRIES {
+            done.insert(text.to_owned(), std::sync::Arc::new(pass.clone()));
+        }
+        Ok(pass)
+    }
+
+    /// How many passes it holds.
+    pub fn len(&self) -> usize {
+        self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 

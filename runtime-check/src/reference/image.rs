@@ -321,12 +321,16 @@ pub fn to_half(v: f32) -> f32 {
     ((a / q).round_ties_even() * q).copysign(v)
 }
 
-/// `round(saturate(v) * 255)`, NaN gives 0.
+/// `round(saturate(v) * 255)` (half away from zero), NaN gives 0.
 pub fn unorm8(v: f32) -> u32 {
     if v.is_nan() {
         return 0;
     }
-    (v.clamp(0.0, 1.0) * 255.0).round() as u32
+    let x = v.clamp(0.0, 1.0) * 255.0;
+    // `x.round()` without the library call: `x - t` is exact for `t = trunc(x)` in
+    // [0, 255] (both multiples of `x`'s ulp), so the half is decided exactly.
+    let t = x as u32;
+    t + u32::from(x - t as f32 >= 0.5)
 }
 
 /// The sRGB transfer function (linear to encoded), on [0, 1] (clamped).
@@ -463,6 +467,29 @@ impl MipChain {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unorm8_rounds_as_the_library_round_does() {
+        let library = |v: f32| if v.is_nan() { 0 } else { (v.clamp(0.0, 1.0) * 255.0).round() as u32 };
+        // Every value around each half step and each step, a few ulps either side, plus
+        // a dense sweep and the specials.
+        let mut values = vec![f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0, 0.0, -1.0, 2.0, f32::MIN_POSITIVE];
+        for k in 0..=510u32 {
+            let centre = k as f32 / 510.0;
+            let mut v = centre;
+            for _ in 0..8 {
+                v = f32::from_bits(v.to_bits().saturating_sub(1));
+            }
+            for _ in 0..17 {
+                values.push(v);
+                v = f32::from_bits(v.to_bits() + 1);
+            }
+        }
+        values.extend((0..=1_000_000).map(|i| i as f32 / 1_000_000.0));
+        for v in values {
+            assert_eq!(unorm8(v), library(v), "{v:e}");
+        }
+    }
 
     #[test]
     fn unorm_and_srgb_round_trip() {
