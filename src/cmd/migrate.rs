@@ -157,7 +157,15 @@ pub(super) fn open_compare(
     let viewport = viewport.unwrap_or(Size::new(first.size.width * 2, first.size.height * 2));
     let gpu = super::render::gpu(&grammar::SourceMap::new(), reporter)?;
     let memo = PassMemo::new(memo_budget(rayon::current_num_threads()));
-    Some(CompareSetup { gpu, images, frames: frames as usize, viewport, thresholds: Thresholds::default(), memo })
+    Some(CompareSetup {
+        gpu,
+        images,
+        frames: frames as usize,
+        viewport,
+        thresholds: Thresholds::default(),
+        memo,
+        slang: Default::default(),
+    })
 }
 
 /// The worker threads of `--jobs` (all cores by default), with the binary's stack size.

@@ -14,6 +14,7 @@
 
 use super::report::{CauseCounts, CompareSummary, DeviceDecode};
 use rayon::prelude::*;
+use runtime_check::chain::slang::SlangCache;
 use runtime_check::chain::{Gpu, InputImage};
 use runtime_check::compare::{self, Cause, Status, Thresholds};
 use runtime_check::plan::Size;
@@ -31,6 +32,8 @@ pub struct CompareSetup {
     pub thresholds: Thresholds,
     /// The reference's pass outputs, shared by the run's presets ([`memo_budget`]).
     pub memo: PassMemo,
+    /// The new side's compiled passes, shared by the run's presets.
+    pub slang: SlangCache,
 }
 
 /// The pass memo's byte budget for `threads` workers: 256 MiB each, at least 1 GiB and
@@ -169,7 +172,7 @@ pub fn compare_all(
                 setup.viewport,
                 &setup.thresholds,
                 &|_, text| text,
-                Some(&setup.memo),
+                compare::Shared { memo: Some(&setup.memo), slang: Some(&setup.slang) },
                 keep.is_some(),
             );
             progress();
