@@ -229,16 +229,17 @@ pub fn translate_cgp(
 
 /// [`translate_cgp`], with `edit` applied to each pass's canonical text (given the Cg
 /// file it came from) before it is compiled: the mutation tests break one porting rule
-/// in the output this way and show that the comparison catches it. `slang` lends the
-/// passes other presets of the run compiled from the same text.
+/// in the output this way and show that the comparison catches it. `cache` lends the
+/// translations and compiled passes of the run's other presets (for the identity
+/// `edit` only: an edit applies after the translation, before the compile).
 pub fn translate_cgp_edited(
     sources: &mut SourceMap,
     preset: &Preset,
     fs: &dyn FileSystem,
     edit: &dyn Fn(&std::path::Path, String) -> String,
-    slang: Option<&SlangCache>,
+    cache: Option<&NewSideCache>,
 ) -> Result<ChainDesc, Vec<Diagnostic>> {
-    translate_cgp_routed(sources, preset, fs, edit, Route::Glslang, slang)
+    translate_cgp_routed(sources, preset, fs, edit, Route::Glslang, cache)
 }
 
 /// Which front end turns a pass's translation into the naga module the chain renders.
@@ -252,6 +253,37 @@ pub enum Route {
     NagaDialect,
 }
 
+/// What one translated pass is known by: its Cg file, where it sits in its preset (which
+/// also gives the `_ALIAS` defines) and the preset's declared parameters.
+type TranslationKey = (std::path::PathBuf, translator::retro::PassContext, Vec<String>);
+
+/// A pass's canonical text and its naga dialect.
+type Translated = (String, Option<translator::translate::NagaStages>);
+
+/// The new side's work shared by the comparisons of one run: successful translations by
+/// [`TranslationKey`] (the presets of a library repeat their passes in the same places:
+/// 75 console borders differ only in their LUT file) and compiled passes by text
+/// ([`SlangCache`]). At most [`SlangCache::MAX_ENTRIES`] translations are kept; the
+/// files are assumed not to change during the run.
+#[derive(Default)]
+pub struct NewSideCache {
+    translations: std::sync::Mutex<std::collections::HashMap<TranslationKey, Arc<Translated>>>,
+    pub slang: SlangCache,
+}
+
+impl NewSideCache {
+    fn translation(&self, key: &TranslationKey) -> Option<Arc<Translated>> {
+        self.translations.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(key).cloned()
+    }
+
+    fn keep_translation(&self, key: TranslationKey, text: &str, naga: Option<&translator::translate::NagaStages>) {
+        let mut done = self.translations.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if done.len() < SlangCache::MAX_ENTRIES {
+            done.insert(key, Arc::new((text.to_owned(), naga.cloned())));
+        }
+    }
+}
+
 /// [`translate_cgp_edited`] through the given [`Route`].
 pub fn translate_cgp_routed(
     sources: &mut SourceMap,
@@ -259,7 +291,7 @@ pub fn translate_cgp_routed(
     fs: &dyn FileSystem,
     edit: &dyn Fn(&std::path::Path, String) -> String,
     route: Route,
-    slang: Option<&SlangCache>,
+    cache: Option<&NewSideCache>,
 ) -> Result<ChainDesc, Vec<Diagnostic>> {
     let preset_parameters =
         translator::preset::declared_parameters(preset, fs, &translator::preset::ParameterCache::default());
@@ -270,40 +302,52 @@ pub fn translate_cgp_routed(
             defines.push((format!("{a}_ALIAS"), None));
         }
         let options = PpOptions { defines, ..PpOptions::default() };
-        let parsed = grammar::parse_file(sources, &p.shader_resolved, &options, fs);
         let topts = TranslateOptions {
             context: context.clone(),
             preset_parameters: preset_parameters.clone(),
             ..TranslateOptions::default()
         };
-        let t = translate(sources, &parsed, &topts);
         let note = |d: Diagnostic| d.with_note(format!("pass {i} of the preset ({})", p.shader_resolved.display()));
-        let errors: Vec<Diagnostic> = t.diagnostics.into_iter().filter(Diagnostic::is_error).map(note).collect();
-        let Some(original) = t.text.filter(|_| errors.is_empty()) else {
-            return Err(if errors.is_empty() {
-                vec![note(Diagnostic::error(codes::E_CHAIN_SHADER, "the translation produced no text"))]
-            } else {
-                errors
-            });
+        let key = (p.shader_resolved.clone(), context, preset_parameters.clone());
+        let known = cache.and_then(|c| c.translation(&key));
+        let (original, naga) = match known {
+            Some(t) => (t.0.clone(), t.1.clone()),
+            None => {
+                let parsed = grammar::parse_file(sources, &p.shader_resolved, &options, fs);
+                let t = translate(sources, &parsed, &topts);
+                let errors: Vec<Diagnostic> =
+                    t.diagnostics.into_iter().filter(Diagnostic::is_error).map(note).collect();
+                let Some(original) = t.text.filter(|_| errors.is_empty()) else {
+                    return Err(if errors.is_empty() {
+                        vec![note(Diagnostic::error(codes::E_CHAIN_SHADER, "the translation produced no text"))]
+                    } else {
+                        errors
+                    });
+                };
+                if let Some(c) = cache {
+                    c.keep_translation(key, &original, t.naga.as_ref());
+                }
+                (original, t.naga)
+            }
         };
         // The canonical text, compiled as RetroArch compiles it (glslang to SPIR-V), is
         // what "new" renders: the naga dialect only serves naga's own validation.
         let text = edit(&p.shader_resolved, original.clone());
         if route == Route::NagaDialect {
-            return naga_dialect_pass(&text, t.naga.as_ref()).filter(|_| text == original).ok_or_else(|| {
+            return naga_dialect_pass(&text, naga.as_ref()).filter(|_| text == original).ok_or_else(|| {
                 vec![note(Diagnostic::error(codes::E_CHAIN_SHADER, "naga's GLSL front end rejects the naga dialect"))]
             });
         }
         let origin = p.shader_resolved.with_extension("slang");
-        let compiled = match slang {
-            Some(cache) => cache.compile(&origin, &text),
+        let compiled = match cache {
+            Some(cache) => cache.slang.compile(&origin, &text),
             None => compile_slang(&origin, &text, None),
         };
         compiled.or_else(|ds| {
             // Where naga's SPIR-V front end cannot read what glslang emits (the gaps
             // known so far are closed in `chain::slang`), the naga dialect of the same
             // IR renders.
-            naga_dialect_pass(&text, t.naga.as_ref())
+            naga_dialect_pass(&text, naga.as_ref())
                 .filter(|_| text == original)
                 .ok_or_else(|| ds.into_iter().map(note).collect())
         })
@@ -711,8 +755,8 @@ fn failed(step: verdict::Step, diagnostics: Vec<Diagnostic>) -> CompareError {
 pub struct Shared<'a> {
     /// The old side's pass outputs ([`reference::memo`]).
     pub memo: Option<&'a reference::PassMemo>,
-    /// The new side's compiled passes.
-    pub slang: Option<&'a SlangCache>,
+    /// The new side's translations and compiled passes.
+    pub new_side: Option<&'a NewSideCache>,
 }
 
 /// Loads the `.cgp` at `path`, translates it with `edit` applied (see
@@ -756,7 +800,7 @@ pub fn compare_cgp(
     let input = images.first().map_or(Size::new(1, 1), |i| i.size);
     check_pixel_budget(&preset, input, viewport).map_err(|d| failed(Step::Budget, vec![d]))?;
     let desc =
-        translate_cgp_edited(sources, &preset, fs, edit, shared.slang).map_err(|d| failed(Step::Translate, d))?;
+        translate_cgp_edited(sources, &preset, fs, edit, shared.new_side).map_err(|d| failed(Step::Translate, d))?;
     seconds.translate = lap();
     // The GPU is held only to read its conversions (measured once per device), then to
     // render the new side after the CPU reference: comparisons on other threads mostly

@@ -166,3 +166,39 @@ fn pass_previews_come_only_when_asked_for_and_change_no_verdict() {
     assert_eq!(without.metrics.psnr_db.to_bits(), with.metrics.psnr_db.to_bits());
     assert_eq!(without.new.pixels, with.new.pixels);
 }
+
+#[test]
+fn a_run_cache_of_the_new_side_changes_no_comparison() {
+    static LOCK: Mutex<()> = Mutex::new(());
+    let dir = support::corpus();
+    let inputs: Vec<InputImage> = vec![image_io::load_image(&dir.join("images").join("testcard_64x48.png"))
+        .unwrap_or_else(|d| panic!("testcard: {d:?}"))];
+    let gpu = support::gpu(AdapterChoice::PreferHardware);
+    let cache = compare::NewSideCache::default();
+    let run = |name: &str, shared: compare::Shared| {
+        let mut sources = SourceMap::new();
+        compare::compare_cgp(
+            &mut sources,
+            &dir.join(name),
+            &RealFs,
+            (&gpu, &LOCK),
+            &inputs,
+            2,
+            Size::new(64, 48),
+            &Thresholds::default(),
+            &|_, t| t,
+            shared,
+            false,
+        )
+        .unwrap_or_else(|d| panic!("{name}: {d:#?}"))
+    };
+    for name in ["bloom-lite.cgp", "lut-grade.cgp", "bloom-lite.cgp", "lut-grade.cgp"] {
+        let alone = run(name, compare::Shared::default());
+        let shared = run(name, compare::Shared { memo: None, new_side: Some(&cache) });
+        assert_eq!(alone.verdict, shared.verdict, "{name}");
+        assert_eq!(alone.new.pixels, shared.new.pixels, "{name}");
+        assert_eq!(alone.old.pixels, shared.old.pixels, "{name}");
+    }
+    // Every pass of both presets was compiled once and kept.
+    assert!(cache.slang.len() >= 2, "{} compiled passes kept", cache.slang.len());
+}

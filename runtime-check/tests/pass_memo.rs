@@ -3,7 +3,9 @@
 //! same (program text, parameters, input frames, sampler states, target size), and
 //! render it again whenever one of those differs.
 
-use grammar::{MemoryFs, SourceMap};
+mod support;
+
+use grammar::{MemoryFs, RealFs, SourceMap};
 use runtime_check::reference::{render_preset_detailed, MemoStats, PassMemo, PresetOutput, PresetRender, RgbaF32Image};
 use std::path::Path;
 
@@ -127,4 +129,43 @@ fn a_pass_reading_anything_else_renders_again() {
     let shared = render(&edited, "/m/a.cgp", &card, Some(&memo));
     assert_same(&alone, &shared);
     assert_eq!(memo.stats(), MemoStats { hits: 0, misses: 4 });
+}
+
+/// A preset with two LUTs (one mip-mapped) renders through a memo exactly as alone, the
+/// second time with the LUTs the first time loaded (their sizes known without decoding).
+#[test]
+fn luts_are_loaded_once_per_run_and_render_as_alone() {
+    let path = support::corpus().join("lut-grade.cgp");
+    let run = |memo: Option<&PassMemo>| {
+        let mut sources = SourceMap::new();
+        let (Some(preset), _) = translator::preset::load_cgp(&mut sources, &path, &RealFs) else {
+            panic!("lut-grade.cgp: cannot load");
+        };
+        let frames = [frame(0.25)];
+        let job = PresetRender {
+            preset: &preset,
+            fs: &RealFs,
+            frames: &frames,
+            viewport: (12, 8),
+            frame_count: 1,
+            parameters: &[],
+            luts: None,
+            conversions: Default::default(),
+            precision: false,
+            replaced: &[],
+            memo,
+        };
+        let out = render_preset_detailed(&mut sources, &job).unwrap_or_else(|d| panic!("lut-grade: {d:#?}"));
+        (out, preset.textures.iter().map(|t| t.resolved.clone()).collect::<Vec<_>>())
+    };
+    let (alone, luts) = run(None);
+    assert_eq!(luts.len(), 2);
+    let memo = PassMemo::new(1 << 30);
+    assert!(luts.iter().all(|l| memo.lut_size(l).is_none()));
+    let (first, _) = run(Some(&memo));
+    assert_eq!(memo.lut_size(&luts[0]), Some((256, 16)));
+    assert_eq!(memo.lut_size(&luts[1]), Some((64, 1)));
+    let (second, _) = run(Some(&memo));
+    assert_same(&alone, &first);
+    assert_same(&alone, &second);
 }

@@ -164,7 +164,7 @@ pub(super) fn open_compare(
         viewport,
         thresholds: Thresholds::default(),
         memo,
-        slang: Default::default(),
+        new_side: Default::default(),
     })
 }
 

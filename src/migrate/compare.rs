@@ -14,9 +14,8 @@
 
 use super::report::{CauseCounts, CompareSummary, DeviceDecode};
 use rayon::prelude::*;
-use runtime_check::chain::slang::SlangCache;
 use runtime_check::chain::{Gpu, InputImage};
-use runtime_check::compare::{self, Cause, Status, Thresholds};
+use runtime_check::compare::{self, Cause, NewSideCache, Status, Thresholds};
 use runtime_check::plan::Size;
 use runtime_check::reference::PassMemo;
 use serde::Serialize;
@@ -32,8 +31,8 @@ pub struct CompareSetup {
     pub thresholds: Thresholds,
     /// The reference's pass outputs, shared by the run's presets ([`memo_budget`]).
     pub memo: PassMemo,
-    /// The new side's compiled passes, shared by the run's presets.
-    pub slang: SlangCache,
+    /// The new side's translations and compiled passes, shared by the run's presets.
+    pub new_side: NewSideCache,
 }
 
 /// The pass memo's byte budget for `threads` workers: 256 MiB each, at least 1 GiB and
@@ -172,7 +171,7 @@ pub fn compare_all(
                 setup.viewport,
                 &setup.thresholds,
                 &|_, text| text,
-                compare::Shared { memo: Some(&setup.memo), slang: Some(&setup.slang) },
+                compare::Shared { memo: Some(&setup.memo), new_side: Some(&setup.new_side) },
                 keep.is_some(),
             );
             progress();

@@ -268,12 +268,25 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             None => params.push((id.clone(), *v)),
         }
     }
-    // LUTs.
-    let lut_images: Vec<RgbaF32Image> = match job.luts {
-        Some(l) => l.to_vec(),
-        None => preset.textures.iter().map(|l| load_png(&l.resolved)).collect::<Result<_, _>>().map_err(|d| vec![d])?,
-    };
-    let lut_sizes: Vec<Size> = lut_images.iter().map(size).collect();
+    // LUTs: the caller's images, or the files (decoded here unless the run's memo holds
+    // them already, see `PassMemo::lut`).
+    let memo_luts = job.memo.filter(|_| job.luts.is_none());
+    let mut lut_images: Vec<Option<RgbaF32Image>> = Vec::with_capacity(preset.textures.len());
+    let mut lut_sizes: Vec<Size> = Vec::with_capacity(preset.textures.len());
+    for (i, l) in preset.textures.iter().enumerate() {
+        let known = memo_luts.and_then(|m| m.lut_size(&l.resolved));
+        let img = match (job.luts, known) {
+            (Some(given), _) => given.get(i).cloned(),
+            (None, Some(_)) => None,
+            (None, None) => Some(load_png(&l.resolved).map_err(|d| vec![d])?),
+        };
+        lut_sizes.push(match (&img, known) {
+            (Some(img), _) => size(img),
+            (None, Some((w, h))) => Size::new(w, h),
+            (None, None) => Size::new(1, 1),
+        });
+        lut_images.push(img);
+    }
     let mut spec = ChainSpec::from_preset(preset, &lut_sizes);
     // The Cg runtime keeps feedback only for an FBO pass.
     let last_unscaled = preset.passes.last().is_some_and(|p| p.scale.is_none());
@@ -283,21 +296,34 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             p.reads = reads(prog, feedback_pass, n);
         }
     }
-    let luts: Vec<(String, Arc<MipChain>, bool)> = spec
-        .luts
-        .iter()
-        .zip(lut_images)
-        .map(|(l, img)| {
-            // A LUT is an 8-bit UNORM texture: sampled through the device's decode.
-            let img = job.conversions.sampled_unorm8(&img);
-            let chain = if l.sampling.mipmap {
-                MipChain::generate(img, StorageFormat::Unorm8, &job.conversions)
-            } else {
-                MipChain::single(img)
-            };
-            (l.name.clone(), Arc::new(chain), l.sampling.mipmap)
-        })
-        .collect();
+    // A LUT is an 8-bit UNORM texture: sampled through the device's decode.
+    let lut_chain = |img: &RgbaF32Image, mipmap: bool| {
+        let img = job.conversions.sampled_unorm8(img);
+        if mipmap {
+            MipChain::generate(img, StorageFormat::Unorm8, &job.conversions)
+        } else {
+            MipChain::single(img)
+        }
+    };
+    let conversions_key = memo_luts.map(|_| {
+        let mut k = KeyWriter::new("conversions");
+        job.conversions.write_key(&mut k);
+        k.finish()
+    });
+    let mut luts: Vec<(String, Arc<MipChain>, bool)> = Vec::with_capacity(spec.luts.len());
+    for ((l, img), file) in spec.luts.iter().zip(lut_images).zip(&preset.textures) {
+        let mipmap = l.sampling.mipmap;
+        let chain = match (memo_luts, conversions_key) {
+            (Some(memo), Some(key)) => memo
+                .lut(&file.resolved, mipmap, key, || match &img {
+                    Some(img) => Ok(lut_chain(img, mipmap)),
+                    None => load_png(&file.resolved).map(|img| lut_chain(&img, mipmap)),
+                })
+                .map_err(|d| vec![d])?,
+            _ => Arc::new(lut_chain(&img.unwrap_or_else(|| RgbaF32Image::transparent(1, 1)), mipmap)),
+        };
+        luts.push((l.name.clone(), chain, mipmap));
+    }
     // History: inputs of earlier frames, newest first.
     let mut history: Vec<Arc<MipChain>> = Vec::new();
     let mut feedback: Vec<Option<Arc<MipChain>>> = vec![None; n];

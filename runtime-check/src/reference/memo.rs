@@ -156,10 +156,19 @@ struct Inner {
     stats: MemoStats,
 }
 
-/// Rendered pass outputs by key, shared by the presets of one run (any thread).
+/// Rendered pass outputs by key, shared by the presets of one run (any thread), and the
+/// run's LUTs as the reference samples them ([`PassMemo::lut`]).
 pub struct PassMemo {
     inner: Mutex<Inner>,
     budget: usize,
+    luts: Mutex<Luts>,
+}
+
+/// LUT textures by file and sampling, with the bytes they hold.
+#[derive(Default)]
+struct Luts {
+    chains: HashMap<(std::path::PathBuf, bool, Fingerprint), Arc<MipChain>>,
+    bytes: usize,
 }
 
 /// The bytes a chain holds (pixels and hazard maps).
@@ -172,11 +181,49 @@ fn bytes_of(chain: &MipChain) -> usize {
 impl PassMemo {
     /// An empty memo that holds at most `budget` bytes of outputs.
     pub fn new(budget: usize) -> PassMemo {
-        PassMemo { inner: Mutex::new(Inner::default()), budget }
+        PassMemo { inner: Mutex::new(Inner::default()), budget, luts: Mutex::new(Luts::default()) }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The LUT texture of the file `path` as the reference samples it (`mipmap`: with
+    /// its mip chain), under the device conversions whose key is `conversions`: made by
+    /// `make` the first time and then shared, so that the presets of a run that use the
+    /// same LUT decode, convert and digest it once (console borders are 3200x1600). LUTs
+    /// are kept while they fit half the memo's budget, beside the pass outputs; a file
+    /// is assumed not to change during the run.
+    pub fn lut<E>(
+        &self,
+        path: &std::path::Path,
+        mipmap: bool,
+        conversions: Fingerprint,
+        make: impl FnOnce() -> Result<MipChain, E>,
+    ) -> Result<Arc<MipChain>, E> {
+        let key = (path.to_path_buf(), mipmap, conversions);
+        let lock = || self.luts.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(hit) = lock().chains.get(&key) {
+            return Ok(hit.clone());
+        }
+        let chain = Arc::new(make()?);
+        let bytes = bytes_of(&chain);
+        let mut luts = lock();
+        if luts.bytes + bytes <= self.budget / 2 {
+            luts.bytes += bytes;
+            luts.chains.insert(key, chain.clone());
+        }
+        Ok(chain)
+    }
+
+    /// The size of the LUT of `path` if any sampling of it is kept.
+    pub fn lut_size(&self, path: &std::path::Path) -> Option<(u32, u32)> {
+        let luts = self.luts.lock().unwrap_or_else(PoisonError::into_inner);
+        luts.chains
+            .iter()
+            .find(|((p, _, _), _)| p == path)
+            .and_then(|(_, c)| c.levels.first())
+            .map(|l| (l.width, l.height))
     }
 
     /// The output stored under `key`, if any (counted as a hit or a miss).
@@ -234,6 +281,34 @@ mod tests {
 
     fn chain(v: f32, w: u32) -> Arc<MipChain> {
         Arc::new(MipChain::single(RgbaF32Image::filled(w, 1, [v; 4])))
+    }
+
+    #[test]
+    fn a_lut_is_made_once_per_file_sampling_and_conversions() {
+        let memo = PassMemo::new(1 << 20);
+        let made = std::cell::Cell::new(0);
+        let make = |v: f32| {
+            made.set(made.get() + 1);
+            Ok::<_, ()>(MipChain::single(RgbaF32Image::filled(4, 2, [v; 4])))
+        };
+        let (file, conv, other) = (std::path::Path::new("/l/a.png"), Fingerprint(1), Fingerprint(2));
+        let a = memo.lut(file, false, conv, || make(0.5)).unwrap_or_else(|()| panic!());
+        let again = memo.lut(file, false, conv, || make(0.9)).unwrap_or_else(|()| panic!());
+        assert!(Arc::ptr_eq(&a, &again));
+        assert_eq!(made.get(), 1);
+        assert_eq!(memo.lut_size(file), Some((4, 2)));
+        // Another sampling or other conversions make their own.
+        memo.lut(file, true, conv, || make(0.5)).unwrap_or_else(|()| panic!());
+        memo.lut(file, false, other, || make(0.5)).unwrap_or_else(|()| panic!());
+        assert_eq!(made.get(), 3);
+        // A failure is handed back and nothing is kept.
+        let missing = std::path::Path::new("/l/missing.png");
+        assert_eq!(memo.lut(missing, false, conv, || Err::<MipChain, _>("no file")).map(|_| ()), Err("no file"));
+        assert_eq!(memo.lut_size(missing), None);
+        // Beyond half the budget a LUT is handed out but not kept.
+        let small = PassMemo::new(100);
+        small.lut(file, false, conv, || make(0.5)).unwrap_or_else(|()| panic!());
+        assert_eq!(small.lut_size(file), None);
     }
 
     #[test]
