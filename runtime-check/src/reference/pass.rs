@@ -422,11 +422,17 @@ fn short_dyadic(x: f64) -> bool {
 /// vertices with a weight) is exact on any GPU when, for some base vertex `b`, every
 /// other vertex either has the base's value or a short dyadic weight computed exactly
 /// (`exact`, see [`Weights::exact`]): each term is then exact (a texture coordinate at
-/// the pixel centres of a power-of-two target).
-fn exact_interpolation(w: &[f64; 4], exact: &[bool; 4], vals: &[f64; 4]) -> bool {
+/// the pixel centres of a power-of-two target). `exact_dyadic[i]` is `exact[i]` and
+/// `w[i]` a short dyadic ([`exact_dyadic_weights`], once per pixel for all varyings).
+fn exact_interpolation(w: &[f64; 4], exact_dyadic: &[bool; 4], vals: &[f64; 4]) -> bool {
     (0..4)
         .filter(|&b| w[b] != 0.0)
-        .any(|b| (0..4).all(|i| i == b || w[i] == 0.0 || vals[i] == vals[b] || (exact[i] && short_dyadic(w[i]))))
+        .any(|b| (0..4).all(|i| i == b || w[i] == 0.0 || vals[i] == vals[b] || exact_dyadic[i]))
+}
+
+/// Per vertex: its weight `w[i]` is computed exactly (`exact[i]`) and a short dyadic.
+fn exact_dyadic_weights(w: &[f64; 4], exact: &[bool; 4]) -> [bool; 4] {
+    std::array::from_fn(|i| exact[i] && short_dyadic(w[i]))
 }
 
 /// The one or two image rows a quad row covers, as parts of the pass's own buffers:
@@ -456,6 +462,7 @@ struct QuadAt {
     qx: u32,
     covered: [bool; 4],
     ws: [[f64; 4]; 4],
+    /// Per lane, per vertex: the weight is exact and a short dyadic.
     exact_weights: [[bool; 4]; 4],
     pos: [[f64; 2]; 4],
 }
@@ -492,7 +499,7 @@ impl Fragments<'_> {
             let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
             let at = self.raster.weights(px, py);
             q.ws[l] = at.w;
-            q.exact_weights[l] = at.exact;
+            q.exact_weights[l] = exact_dyadic_weights(&at.w, &at.exact);
             q.covered[l] = at.inside;
             q.pos[l] = [px, py];
         }
