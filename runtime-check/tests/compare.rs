@@ -130,30 +130,34 @@ fn feedback_over_frames_matches_its_original() {
     assert_passes("feedback.cgp", &["gradient_32x32.png", "edges_16x16.png"], 3, Size::new(32, 32));
 }
 
-#[test]
-fn pass_previews_come_only_when_asked_for_and_change_no_verdict() {
+/// One comparison of a corpus preset on the 64x48 test card (1 frame per `frames`,
+/// 64x48), with the run's `shared` work and, with `previews`, pass previews.
+fn compare_on_card(name: &str, frames: usize, shared: compare::Shared, previews: bool) -> compare::Comparison {
     static LOCK: Mutex<()> = Mutex::new(());
     let dir = support::corpus();
     let inputs: Vec<InputImage> = vec![image_io::load_image(&dir.join("images").join("testcard_64x48.png"))
         .unwrap_or_else(|d| panic!("testcard: {d:?}"))];
     let gpu = support::gpu(AdapterChoice::PreferHardware);
-    let run = |previews: bool| {
-        let mut sources = SourceMap::new();
-        compare::compare_cgp(
-            &mut sources,
-            &dir.join("bloom-lite.cgp"),
-            &RealFs,
-            (&gpu, &LOCK),
-            &inputs,
-            1,
-            Size::new(64, 48),
-            &Thresholds::default(),
-            &|_, t| t,
-            Default::default(),
-            previews,
-        )
-        .unwrap_or_else(|d| panic!("bloom-lite: {d:#?}"))
-    };
+    let mut sources = SourceMap::new();
+    compare::compare_cgp(
+        &mut sources,
+        &dir.join(name),
+        &RealFs,
+        (&gpu, &LOCK),
+        &inputs,
+        frames,
+        Size::new(64, 48),
+        &Thresholds::default(),
+        &|_, t| t,
+        shared,
+        previews,
+    )
+    .unwrap_or_else(|d| panic!("{name}: {d:#?}"))
+}
+
+#[test]
+fn pass_previews_come_only_when_asked_for_and_change_no_verdict() {
+    let run = |previews: bool| compare_on_card("bloom-lite.cgp", 1, compare::Shared::default(), previews);
     let (without, with) = (run(false), run(true));
     assert!(without.pass_previews.is_empty());
     // One preview per pass (bloom-lite has 5), each side at most PREVIEW_SIDE a side.
@@ -169,32 +173,10 @@ fn pass_previews_come_only_when_asked_for_and_change_no_verdict() {
 
 #[test]
 fn a_run_cache_of_the_new_side_changes_no_comparison() {
-    static LOCK: Mutex<()> = Mutex::new(());
-    let dir = support::corpus();
-    let inputs: Vec<InputImage> = vec![image_io::load_image(&dir.join("images").join("testcard_64x48.png"))
-        .unwrap_or_else(|d| panic!("testcard: {d:?}"))];
-    let gpu = support::gpu(AdapterChoice::PreferHardware);
     let cache = compare::NewSideCache::default();
-    let run = |name: &str, shared: compare::Shared| {
-        let mut sources = SourceMap::new();
-        compare::compare_cgp(
-            &mut sources,
-            &dir.join(name),
-            &RealFs,
-            (&gpu, &LOCK),
-            &inputs,
-            2,
-            Size::new(64, 48),
-            &Thresholds::default(),
-            &|_, t| t,
-            shared,
-            false,
-        )
-        .unwrap_or_else(|d| panic!("{name}: {d:#?}"))
-    };
     for name in ["bloom-lite.cgp", "lut-grade.cgp", "bloom-lite.cgp", "lut-grade.cgp"] {
-        let alone = run(name, compare::Shared::default());
-        let shared = run(name, compare::Shared { memo: None, new_side: Some(&cache) });
+        let alone = compare_on_card(name, 2, compare::Shared::default(), false);
+        let shared = compare_on_card(name, 2, compare::Shared { memo: None, new_side: Some(&cache) }, false);
         assert_eq!(alone.verdict, shared.verdict, "{name}");
         assert_eq!(alone.new.pixels, shared.new.pixels, "{name}");
         assert_eq!(alone.old.pixels, shared.old.pixels, "{name}");

@@ -5,7 +5,7 @@
 
 mod support;
 
-use grammar::{MemoryFs, RealFs, SourceMap};
+use grammar::{FileSystem, MemoryFs, RealFs, SourceMap};
 use runtime_check::reference::{render_preset_detailed, MemoStats, PassMemo, PresetOutput, PresetRender, RgbaF32Image};
 use std::path::Path;
 
@@ -46,7 +46,7 @@ fn frame(shift: f32) -> RgbaF32Image {
     RgbaF32Image::from_fn(6, 4, |x, y| [x as f32 / 6.0, y as f32 / 4.0, shift, 1.0])
 }
 
-fn render(fs: &MemoryFs, name: &str, input: &RgbaF32Image, memo: Option<&PassMemo>) -> PresetOutput {
+fn render(fs: &dyn FileSystem, name: &str, input: &RgbaF32Image, memo: Option<&PassMemo>) -> PresetOutput {
     let mut sources = SourceMap::new();
     let (Some(preset), d) = translator::preset::load_cgp(&mut sources, Path::new(name), fs) else {
         panic!("{name}: cannot load");
@@ -136,36 +136,20 @@ fn a_pass_reading_anything_else_renders_again() {
 #[test]
 fn luts_are_loaded_once_per_run_and_render_as_alone() {
     let path = support::corpus().join("lut-grade.cgp");
-    let run = |memo: Option<&PassMemo>| {
-        let mut sources = SourceMap::new();
-        let (Some(preset), _) = translator::preset::load_cgp(&mut sources, &path, &RealFs) else {
-            panic!("lut-grade.cgp: cannot load");
-        };
-        let frames = [frame(0.25)];
-        let job = PresetRender {
-            preset: &preset,
-            fs: &RealFs,
-            frames: &frames,
-            viewport: (12, 8),
-            frame_count: 1,
-            parameters: &[],
-            luts: None,
-            conversions: Default::default(),
-            precision: false,
-            replaced: &[],
-            memo,
-        };
-        let out = render_preset_detailed(&mut sources, &job).unwrap_or_else(|d| panic!("lut-grade: {d:#?}"));
-        (out, preset.textures.iter().map(|t| t.resolved.clone()).collect::<Vec<_>>())
+    let name = path.to_string_lossy().into_owned();
+    let mut sources = SourceMap::new();
+    let (Some(preset), _) = translator::preset::load_cgp(&mut sources, &path, &RealFs) else {
+        panic!("lut-grade.cgp: cannot load");
     };
-    let (alone, luts) = run(None);
+    let luts: Vec<_> = preset.textures.iter().map(|t| t.resolved.clone()).collect();
     assert_eq!(luts.len(), 2);
+    let alone = render(&RealFs, &name, &frame(0.25), None);
     let memo = PassMemo::new(1 << 30);
     assert!(luts.iter().all(|l| memo.lut_size(l).is_none()));
-    let (first, _) = run(Some(&memo));
+    let first = render(&RealFs, &name, &frame(0.25), Some(&memo));
     assert_eq!(memo.lut_size(&luts[0]), Some((256, 16)));
     assert_eq!(memo.lut_size(&luts[1]), Some((64, 1)));
-    let (second, _) = run(Some(&memo));
+    let second = render(&RealFs, &name, &frame(0.25), Some(&memo));
     assert_same(&alone, &first);
     assert_same(&alone, &second);
 }
