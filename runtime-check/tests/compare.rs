@@ -78,7 +78,16 @@ fn different_sizes_are_refused() {
     assert!(heatmap(&gradient(4, 4), &gradient(5, 4)).is_err());
 }
 
-fn compare_preset(name: &str, images: &[&str], frames: usize, viewport: Size) -> Metrics {
+/// One comparison of the corpus preset `name` on the corpus `images`, with the run's
+/// `shared` work and, with `previews`, pass previews.
+fn compare_with(
+    name: &str,
+    images: &[&str],
+    frames: usize,
+    viewport: Size,
+    shared: compare::Shared,
+    previews: bool,
+) -> compare::Comparison {
     static LOCK: Mutex<()> = Mutex::new(());
     let dir = support::corpus();
     let inputs: Vec<InputImage> = images
@@ -87,7 +96,7 @@ fn compare_preset(name: &str, images: &[&str], frames: usize, viewport: Size) ->
         .collect();
     let gpu = support::gpu(AdapterChoice::PreferHardware);
     let mut sources = SourceMap::new();
-    let c = compare::compare_cgp(
+    compare::compare_cgp(
         &mut sources,
         &dir.join(name),
         &RealFs,
@@ -97,10 +106,14 @@ fn compare_preset(name: &str, images: &[&str], frames: usize, viewport: Size) ->
         viewport,
         &Thresholds::default(),
         &|_, t| t,
-        Default::default(),
-        false,
+        shared,
+        previews,
     )
-    .unwrap_or_else(|d| panic!("{name}: {d:#?}"));
+    .unwrap_or_else(|d| panic!("{name}: {d:#?}"))
+}
+
+fn compare_preset(name: &str, images: &[&str], frames: usize, viewport: Size) -> Metrics {
+    let c = compare_with(name, images, frames, viewport, compare::Shared::default(), false);
     eprintln!("{name}: {}", c.metrics.verdict(&Thresholds::default()));
     c.metrics
 }
@@ -130,29 +143,9 @@ fn feedback_over_frames_matches_its_original() {
     assert_passes("feedback.cgp", &["gradient_32x32.png", "edges_16x16.png"], 3, Size::new(32, 32));
 }
 
-/// One comparison of a corpus preset on the 64x48 test card (1 frame per `frames`,
-/// 64x48), with the run's `shared` work and, with `previews`, pass previews.
+/// [`compare_with`] on the 64x48 test card at 64x48.
 fn compare_on_card(name: &str, frames: usize, shared: compare::Shared, previews: bool) -> compare::Comparison {
-    static LOCK: Mutex<()> = Mutex::new(());
-    let dir = support::corpus();
-    let inputs: Vec<InputImage> = vec![image_io::load_image(&dir.join("images").join("testcard_64x48.png"))
-        .unwrap_or_else(|d| panic!("testcard: {d:?}"))];
-    let gpu = support::gpu(AdapterChoice::PreferHardware);
-    let mut sources = SourceMap::new();
-    compare::compare_cgp(
-        &mut sources,
-        &dir.join(name),
-        &RealFs,
-        (&gpu, &LOCK),
-        &inputs,
-        frames,
-        Size::new(64, 48),
-        &Thresholds::default(),
-        &|_, t| t,
-        shared,
-        previews,
-    )
-    .unwrap_or_else(|d| panic!("{name}: {d:#?}"))
+    compare_with(name, &["testcard_64x48.png"], frames, Size::new(64, 48), shared, previews)
 }
 
 #[test]
