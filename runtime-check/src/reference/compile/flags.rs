@@ -377,7 +377,11 @@ fn chosen_flags(m: &Machine, t: &Target, v: &Cell, h: Bits, decide: Bits) -> Bit
     let srcs = &buf[..n];
     let mut out = h & HAZARD;
     let zero_one = n == 1;
-    for l in lanes(decide) {
+    // A lane whose operands are all exact takes no approximate bit: `h`'s approximate
+    // bits are the operands' (these functions are exact), so neither `from` nor `close
+    // && h & bit` can hold there.
+    let approx_lanes = srcs.iter().fold(0, |a, (_, hz)| a | hz) >> LANES;
+    for l in lanes(decide & approx_lanes & ALL_LANES) {
         let r = v[l];
         let bit = approx_bit(l);
         let mut close = false;
