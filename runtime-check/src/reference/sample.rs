@@ -114,6 +114,13 @@ fn sample_level(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerSt
             fetch_wrapped(chain, level, x0 + 1, y0 + 1, state.wrap),
         )
     };
+    bilinear([t00, t10, t01, t11], fx, fy)
+}
+
+/// The bilinear blend of a footprint's texels `[t00, t10, t01, t11]` at binary32
+/// fractions `(fx, fy)`.
+#[inline]
+fn bilinear([t00, t10, t01, t11]: [[f32; 4]; 4], fx: f32, fy: f32) -> [f32; 4] {
     let mut out = [0.0f32; 4];
     for c in 0..4 {
         let top = t00[c] * (1.0 - fx) + t10[c] * fx;
@@ -121,6 +128,16 @@ fn sample_level(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerSt
         out[c] = top * (1.0 - fy) + bottom * fy;
     }
     out
+}
+
+/// Whether a bilinear footprint at fractions `(fx, fy)` reads a texel whose
+/// `flag(dx, dy)` is set (`(x0 + dx, y0 + dy)`) with a non-zero weight.
+#[inline]
+fn weighted_flag(fx: f64, fy: f64, flag: impl Fn(usize, usize) -> bool) -> bool {
+    (flag(0, 0) && fx < 1.0 && fy < 1.0)
+        || (fx > 0.0 && flag(1, 0))
+        || (fy > 0.0 && flag(0, 1))
+        || (fx > 0.0 && fy > 0.0 && flag(1, 1))
 }
 
 /// GLSL's `textureGather` on level 0: component `comp` (0-3) of the four texels a
@@ -222,14 +239,10 @@ fn level_hazard(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerSt
     if chain.hazard.is_empty() {
         return false;
     }
-    let at = |x: i64, y: i64| texel_hazard_wrapped(chain, level, x, y, state.wrap);
     let (x, y) = (u * w - 0.5, v * h - 0.5);
     let (x0, y0) = (texel_index(x), texel_index(y));
-    let (fx, fy) = (x - hazard::floor(x), y - hazard::floor(y));
-    (at(x0, y0) && fx < 1.0 && fy < 1.0)
-        || (fx > 0.0 && at(x0 + 1, y0))
-        || (fy > 0.0 && at(x0, y0 + 1))
-        || (fx > 0.0 && fy > 0.0 && at(x0 + 1, y0 + 1))
+    let at = |dx: usize, dy: usize| texel_hazard_wrapped(chain, level, x0 + dx as i64, y0 + dy as i64, state.wrap);
+    weighted_flag(x - hazard::floor(x), y - hazard::floor(y), at)
 }
 
 /// The hazard of a nearest read at texel coordinates `t` (`(u w, v h)`) whose texel is
@@ -322,24 +335,12 @@ fn level_read(
     let row = iw as usize;
     let at = |i: usize| img.pixels.get(i).copied().unwrap_or([0.0; 4]);
     let (t00, t10, t01, t11) = (at(base), at(base + 1), at(base + row), at(base + row + 1));
-    let mut out = [0.0f32; 4];
-    for c in 0..4 {
-        let top = t00[c] * (1.0 - fx) + t10[c] * fx;
-        let bottom = t01[c] * (1.0 - fx) + t11[c] * fx;
-        out[c] = top * (1.0 - fy) + bottom * fy;
-    }
     // The flags of the texels with a weight (see `level_hazard`).
-    let hazard = match chain.hazard.get(level) {
-        None => false,
-        Some(map) => {
-            let flag = |i: usize| map.get(i).copied().unwrap_or(false);
-            (flag(base) && fxd < 1.0 && fyd < 1.0)
-                || (fxd > 0.0 && flag(base + 1))
-                || (fyd > 0.0 && flag(base + row))
-                || (fxd > 0.0 && fyd > 0.0 && flag(base + row + 1))
-        }
-    };
-    (out, hazard)
+    let hazard = chain
+        .hazard
+        .get(level)
+        .is_some_and(|map| weighted_flag(fxd, fyd, |dx, dy| map.get(base + dx + dy * row).copied().unwrap_or(false)));
+    (bilinear([t00, t10, t01, t11], fx, fy), hazard)
 }
 
 /// Level of detail from the derivatives of the normalised coordinates, in texels of
