@@ -297,22 +297,22 @@ pub fn translate_cgp_routed(
         translator::preset::declared_parameters(preset, fs, &translator::preset::ParameterCache::default());
     assemble(preset, &mut |i, p| {
         let context = preset.pass_context(i);
-        let mut defines: Vec<(String, Option<String>)> = vec![("PARAMETER_UNIFORM".into(), None)];
-        for a in context.aliases.iter().filter(|a| !a.is_empty()) {
-            defines.push((format!("{a}_ALIAS"), None));
-        }
-        let options = PpOptions { defines, ..PpOptions::default() };
-        let topts = TranslateOptions {
-            context: context.clone(),
-            preset_parameters: preset_parameters.clone(),
-            ..TranslateOptions::default()
-        };
         let note = |d: Diagnostic| d.with_note(format!("pass {i} of the preset ({})", p.shader_resolved.display()));
         let key = (p.shader_resolved.clone(), context, preset_parameters.clone());
         let known = cache.and_then(|c| c.translation(&key));
         let (original, naga) = match known {
             Some(t) => (t.0.clone(), t.1.clone()),
             None => {
+                let mut defines: Vec<(String, Option<String>)> = vec![("PARAMETER_UNIFORM".into(), None)];
+                for a in key.1.aliases.iter().filter(|a| !a.is_empty()) {
+                    defines.push((format!("{a}_ALIAS"), None));
+                }
+                let options = PpOptions { defines, ..PpOptions::default() };
+                let topts = TranslateOptions {
+                    context: key.1.clone(),
+                    preset_parameters: preset_parameters.clone(),
+                    ..TranslateOptions::default()
+                };
                 let parsed = grammar::parse_file(sources, &p.shader_resolved, &options, fs);
                 let t = translate(sources, &parsed, &topts);
                 let errors: Vec<Diagnostic> =

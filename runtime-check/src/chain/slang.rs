@@ -109,8 +109,10 @@ pub fn compile_slang(path: &Path, text: &str, includes: Option<Includes>) -> Res
 
 /// Compiled passes by their text, shared by the comparisons of one run: the presets of
 /// a library share most of their passes, and [`compile_slang`] of the same text (without
-/// includes) gives the same modules whatever the file's path. Only successes are kept,
-/// and at most [`SlangCache::MAX_ENTRIES`] of them.
+/// includes) gives the same modules whatever the file's path. glslang's part is already
+/// remembered per process (`validate::glslang`); this keeps the rest, naga's SPIR-V
+/// front end and validation. Only successes are kept, and at most
+/// [`SlangCache::MAX_ENTRIES`] of them.
 #[derive(Default)]
 pub struct SlangCache {
     done: std::sync::Mutex<HashMap<String, std::sync::Arc<SlangPass>>>,

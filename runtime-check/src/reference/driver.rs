@@ -268,35 +268,9 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             None => params.push((id.clone(), *v)),
         }
     }
-    // LUTs: the caller's images, or the files (decoded here unless the run's memo holds
-    // them already, see `PassMemo::lut`).
-    let memo_luts = job.memo.filter(|_| job.luts.is_none());
-    let mut lut_images: Vec<Option<RgbaF32Image>> = Vec::with_capacity(preset.textures.len());
-    let mut lut_sizes: Vec<Size> = Vec::with_capacity(preset.textures.len());
-    for (i, l) in preset.textures.iter().enumerate() {
-        let known = memo_luts.and_then(|m| m.lut_size(&l.resolved));
-        let img = match (job.luts, known) {
-            (Some(given), _) => given.get(i).cloned(),
-            (None, Some(_)) => None,
-            (None, None) => Some(load_png(&l.resolved).map_err(|d| vec![d])?),
-        };
-        lut_sizes.push(match (&img, known) {
-            (Some(img), _) => size(img),
-            (None, Some((w, h))) => Size::new(w, h),
-            (None, None) => Size::new(1, 1),
-        });
-        lut_images.push(img);
-    }
-    let mut spec = ChainSpec::from_preset(preset, &lut_sizes);
-    // The Cg runtime keeps feedback only for an FBO pass.
-    let last_unscaled = preset.passes.last().is_some_and(|p| p.scale.is_none());
-    let feedback_pass = preset.feedback_pass.filter(|&f| f < n && !(f + 1 == n && last_unscaled));
-    for (i, prog) in programs.iter().enumerate() {
-        if let Some(p) = spec.passes.get_mut(i) {
-            p.reads = reads(prog, feedback_pass, n);
-        }
-    }
-    // A LUT is an 8-bit UNORM texture: sampled through the device's decode.
+    // LUTs: each an 8-bit UNORM texture, sampled through the device's decode; from the
+    // caller's images, else from their files, made once per run where the run's memo
+    // holds them (`PassMemo::lut`).
     let lut_chain = |img: &RgbaF32Image, mipmap: bool| {
         let img = job.conversions.sampled_unorm8(img);
         if mipmap {
@@ -305,24 +279,33 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
             MipChain::single(img)
         }
     };
-    let conversions_key = memo_luts.map(|_| {
+    let memo_luts = job.memo.filter(|_| job.luts.is_none()).map(|memo| {
         let mut k = KeyWriter::new("conversions");
         job.conversions.write_key(&mut k);
-        k.finish()
+        (memo, k.finish())
     });
-    let mut luts: Vec<(String, Arc<MipChain>, bool)> = Vec::with_capacity(spec.luts.len());
-    for ((l, img), file) in spec.luts.iter().zip(lut_images).zip(&preset.textures) {
-        let mipmap = l.sampling.mipmap;
-        let chain = match (memo_luts, conversions_key) {
-            (Some(memo), Some(key)) => memo
-                .lut(&file.resolved, mipmap, key, || match &img {
-                    Some(img) => Ok(lut_chain(img, mipmap)),
-                    None => load_png(&file.resolved).map(|img| lut_chain(&img, mipmap)),
-                })
-                .map_err(|d| vec![d])?,
-            _ => Arc::new(lut_chain(&img.unwrap_or_else(|| RgbaF32Image::transparent(1, 1)), mipmap)),
+    let mut luts: Vec<(String, Arc<MipChain>, bool)> = Vec::with_capacity(preset.textures.len());
+    for (i, l) in preset.textures.iter().enumerate() {
+        let from_file = || load_png(&l.resolved).map(|img| lut_chain(&img, l.mipmap));
+        let chain = match (job.luts, memo_luts) {
+            (Some(given), _) => match given.get(i) {
+                Some(img) => Arc::new(lut_chain(img, l.mipmap)),
+                None => break,
+            },
+            (None, Some((memo, key))) => memo.lut(&l.resolved, l.mipmap, key, from_file).map_err(|d| vec![d])?,
+            (None, None) => Arc::new(from_file().map_err(|d| vec![d])?),
         };
-        luts.push((l.name.clone(), chain, mipmap));
+        luts.push((l.name.clone(), chain, l.mipmap));
+    }
+    let lut_sizes: Vec<Size> = luts.iter().map(|(_, c, _)| c.size()).map(|(w, h)| Size::new(w, h)).collect();
+    let mut spec = ChainSpec::from_preset(preset, &lut_sizes);
+    // The Cg runtime keeps feedback only for an FBO pass.
+    let last_unscaled = preset.passes.last().is_some_and(|p| p.scale.is_none());
+    let feedback_pass = preset.feedback_pass.filter(|&f| f < n && !(f + 1 == n && last_unscaled));
+    for (i, prog) in programs.iter().enumerate() {
+        if let Some(p) = spec.passes.get_mut(i) {
+            p.reads = reads(prog, feedback_pass, n);
+        }
     }
     // History: inputs of earlier frames, newest first.
     let mut history: Vec<Arc<MipChain>> = Vec::new();

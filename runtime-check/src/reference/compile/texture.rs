@@ -151,8 +151,6 @@ pub(crate) fn compile(
     // common `tex2D(s, uv)`, which has a shorter path ([`plain_lookup`]).
     let plain = spec.dim == Dim::D2 && spec.lod == Lod::Implicit && spec.proj.is_none() && offset == [zero, zero];
     Some(Box::new(move |m: &mut Machine| {
-        let s = m.get(sampler);
-        let cc = coord.map(|a| m.get(a));
         let mut hin = coord.iter().chain(&offset).fold(0 as Bits, |h, &a| h | m.hz(a));
         if spec.lod == Lod::Grad {
             hin = grads.iter().fold(hin, |h, &a| h | m.hz(a));
@@ -162,6 +160,11 @@ pub(crate) fn compile(
         }
         // A lookup's value is exact unless filtered: only the coordinates' hazard carries.
         let mut hout = hin & HAZARD;
+        if plain && plain_lookup(m, sampler, coord, &dst, hout) {
+            return;
+        }
+        let s = m.get(sampler);
+        let cc = coord.map(|a| m.get(a));
         if spec.lod == Lod::Size {
             for l in 0..LANES {
                 let (w, h) = texture_size(m, s[l], cc[0][l]);
@@ -174,9 +177,6 @@ pub(crate) fn compile(
                     m.set_hz(dd, hin);
                 }
             }
-            return;
-        }
-        if plain && plain_lookup(m, sampler, coord, &dst, hout) {
             return;
         }
         // Coordinates per lane (normalised, except fetch: texel units).
