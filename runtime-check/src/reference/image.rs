@@ -229,7 +229,9 @@ impl DeviceConversions {
     pub fn unorm8_byte(&self, v: f32) -> u8 {
         match &self.unorm8_encode {
             _ if v.is_nan() => 0,
-            Some(t) => t.partition_point(|b| *b <= v) as u8,
+            // The count of boundaries at or below `v`, searched from the nominal byte (a
+            // device's boundaries lie within a step of the nominal ones, see `measured`).
+            Some(t) => boundaries_at_or_below(&t[..], v, unorm8(v) as usize) as u8,
             None => unorm8(v) as u8,
         }
     }
@@ -319,6 +321,20 @@ pub fn to_half(v: f32) -> f32 {
     let e = a.log2().floor().max(-14.0);
     let q = (e - 10.0).exp2();
     ((a / q).round_ties_even() * q).copysign(v)
+}
+
+/// How many of the strictly rising `boundaries` lie at or below `v` (what
+/// `partition_point(|b| *b <= v)` gives), found by walking from `guess`: a few steps
+/// from a guess near the answer, where a binary search takes eight.
+fn boundaries_at_or_below(boundaries: &[f32], v: f32, guess: usize) -> usize {
+    let mut k = guess.min(boundaries.len());
+    while boundaries.get(k).is_some_and(|b| *b <= v) {
+        k += 1;
+    }
+    while k > 0 && boundaries.get(k - 1).is_some_and(|b| *b > v) {
+        k -= 1;
+    }
+    k
 }
 
 /// `round(saturate(v) * 255)` (half away from zero), NaN gives 0.
@@ -467,6 +483,33 @@ impl MipChain {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The walk from any guess counts what a binary search counts, for boundaries
+    /// moved off the nominal ones by up to a step and for values anywhere.
+    #[test]
+    fn the_boundary_walk_counts_what_a_binary_search_counts() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut table = [0.0f32; 255];
+        for (k, b) in table.iter_mut().enumerate() {
+            *b = ((k as f64 + 0.5 + (next() - 0.5) * 0.9) / 255.0) as f32;
+        }
+        assert!(table.windows(2).all(|w| w[0] < w[1]));
+        let mut values: Vec<f32> = (0..4000).map(|_| (next() * 1.2 - 0.1) as f32).collect();
+        values.extend(table.iter().copied());
+        values.extend([f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, 1.0, f32::MAX, f32::MIN]);
+        for v in values {
+            let expected = table.partition_point(|b| *b <= v);
+            for guess in [0, 17, 128, 254, 255, 300, unorm8(v) as usize] {
+                assert_eq!(boundaries_at_or_below(&table, v, guess), expected, "v = {v}, guess {guess}");
+            }
+        }
+    }
 
     #[test]
     fn unorm8_rounds_as_the_library_round_does() {

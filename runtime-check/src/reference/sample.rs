@@ -67,10 +67,17 @@ pub fn wrap(i: i64, size: u32, mode: WrapMode) -> Option<u32> {
 
 /// Float to an integer texel index without overflow (NaN gives a border read).
 fn texel_index(x: f64) -> i64 {
-    if x.is_nan() {
+    index_of_floor(hazard::floor(x))
+}
+
+/// [`texel_index`] of a coordinate whose floor is `f` (`floor(NaN)` is NaN), for a
+/// caller that needs the floor itself too (a bilinear fraction): one floor for both.
+#[inline]
+fn index_of_floor(f: f64) -> i64 {
+    if f.is_nan() {
         return i64::MIN / 4;
     }
-    hazard::floor(x).clamp(-1e15, 1e15) as i64
+    f.clamp(-1e15, 1e15) as i64
 }
 
 /// The texel at integer coordinates of one level after wrapping (border = 0).
@@ -98,8 +105,9 @@ fn sample_level(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerSt
         return fetch_wrapped(chain, level, texel_index(u * w), texel_index(v * h), state.wrap);
     }
     let (x, y) = (u * w - 0.5, v * h - 0.5);
-    let (x0, y0) = (texel_index(x), texel_index(y));
-    let (fx, fy) = ((x - hazard::floor(x)) as f32, (y - hazard::floor(y)) as f32);
+    let (floor_x, floor_y) = (hazard::floor(x), hazard::floor(y));
+    let (x0, y0) = (index_of_floor(floor_x), index_of_floor(floor_y));
+    let (fx, fy) = ((x - floor_x) as f32, (y - floor_y) as f32);
     let (iw, ih) = (i64::from(img.width), i64::from(img.height));
     let (t00, t10, t01, t11) = if x0 >= 0 && y0 >= 0 && x0 + 1 < iw && y0 + 1 < ih {
         // The whole footprint inside the level: the four texels read directly (what
@@ -240,9 +248,10 @@ fn level_hazard(chain: &MipChain, level: usize, u: f64, v: f64, state: SamplerSt
         return false;
     }
     let (x, y) = (u * w - 0.5, v * h - 0.5);
-    let (x0, y0) = (texel_index(x), texel_index(y));
+    let (floor_x, floor_y) = (hazard::floor(x), hazard::floor(y));
+    let (x0, y0) = (index_of_floor(floor_x), index_of_floor(floor_y));
     let at = |dx: usize, dy: usize| texel_hazard_wrapped(chain, level, x0 + dx as i64, y0 + dy as i64, state.wrap);
-    weighted_flag(x - hazard::floor(x), y - hazard::floor(y), at)
+    weighted_flag(x - floor_x, y - floor_y, at)
 }
 
 /// The hazard of a nearest read at texel coordinates `t` (`(u w, v h)`) whose texel is
@@ -297,6 +306,15 @@ pub fn sample_with_hazard(
     (blend(a, b, c.weight), hazard_a || hazard_b, c.approximate)
 }
 
+/// [`sample_with_hazard`] of a texture without mip levels to choose from (its level of
+/// detail is never read): level 0's value and hazard. It is approximate exactly when the
+/// texture is filtered (`tex.state.linear`), the same for every read, so the caller
+/// decides that once.
+#[inline]
+pub fn level0_with_hazard(tex: &BoundTexture, u: f64, v: f64, approx: (bool, bool)) -> ([f32; 4], bool) {
+    level_read(&tex.texture, 0, u, v, tex.state, approx)
+}
+
 /// [`sample_level`] and [`level_hazard`] of one level at once: the footprint is found
 /// once for both, and where it lies inside the level (the common case) its texels and
 /// their hazard flags are read directly, as the wrapped reads would read them.
@@ -324,12 +342,13 @@ fn level_read(
         return (value, hazard);
     }
     let (x, y) = (u * w - 0.5, v * h - 0.5);
-    let (x0, y0) = (texel_index(x), texel_index(y));
+    let (floor_x, floor_y) = (hazard::floor(x), hazard::floor(y));
+    let (x0, y0) = (index_of_floor(floor_x), index_of_floor(floor_y));
     let (iw, ih) = (i64::from(img.width), i64::from(img.height));
     if !(x0 >= 0 && y0 >= 0 && x0 + 1 < iw && y0 + 1 < ih) {
         return (sample_level(chain, level, u, v, state), level_hazard(chain, level, u, v, state, approx));
     }
-    let (fxd, fyd) = (x - hazard::floor(x), y - hazard::floor(y));
+    let (fxd, fyd) = (x - floor_x, y - floor_y);
     let (fx, fy) = (fxd as f32, fyd as f32);
     let base = (y0 * iw + x0) as usize;
     let row = iw as usize;

@@ -502,8 +502,11 @@ fn uniform_operands(m: &Machine, a: usize, b: usize) -> Option<(f64, f64)> {
 
 /// An operator whose result is approximate in the lanes where `approx(x, y, result)`
 /// holds (binary32 `+ - *` rounded inexactly, `/` by other than a power of two), and
-/// under the precision rule moved by an ulp there.
-fn approximate<F, A>(triples: Vec<(usize, usize, usize)>, f: F, approx: A) -> Code
+/// under the precision rule moved by an ulp there. `FUSED`: the result and its test in
+/// one pass over the lanes, for a branch-free test that repeats `f`'s arithmetic (the
+/// compiler computes it once for both); otherwise the result's pass stays apart from a
+/// test that would keep it from vectorising.
+fn approximate<const FUSED: bool, F, A>(triples: Vec<(usize, usize, usize)>, f: F, approx: A) -> Code
 where
     F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
     A: Fn(f64, f64, f64) -> bool + Copy + Send + Sync + 'static,
@@ -519,11 +522,27 @@ where
             }
             let (mem, p) = m.memory_for(d);
             let (non_finite, approximate) = with_cells2(mem, d, a, b, |v, x, y| {
-                let non_finite = apply2_into(v, x, y, f);
                 let mut lanes: Bits = 0;
-                for l in 0..LANES {
-                    lanes |= Bits::from(approx(x[l], y[l], v[l])) << l;
-                }
+                let non_finite = if FUSED {
+                    let mut finite = true;
+                    for l in 0..LANES {
+                        let r = f(x[l], y[l]);
+                        v[l] = r;
+                        finite &= r.abs() <= f64::MAX;
+                        lanes |= Bits::from(approx(x[l], y[l], r)) << l;
+                    }
+                    if finite {
+                        0
+                    } else {
+                        hazard::mark_non_finite(v, 0)
+                    }
+                } else {
+                    let non_finite = apply2_into(v, x, y, f);
+                    for l in 0..LANES {
+                        lanes |= Bits::from(approx(x[l], y[l], v[l])) << l;
+                    }
+                    non_finite
+                };
                 if perturbed && lanes != 0 {
                     for (l, v) in v.iter_mut().enumerate() {
                         if lanes & (1 << l) != 0 {
@@ -545,7 +564,7 @@ where
     F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
     R: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
 {
-    approximate(triples, f, move |x, y, v| {
+    approximate::<true, _, _>(triples, f, move |x, y, v| {
         let exact = raw(x, y);
         v != exact && !exact.is_nan()
     })
@@ -579,7 +598,7 @@ fn map2<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(
         Rule2::Rounded(Raw::Add) => rounded(triples, f, |a, b| a + b),
         Rule2::Rounded(Raw::Sub) => rounded(triples, f, |a, b| a - b),
         Rule2::Rounded(Raw::Mul) => rounded(triples, f, |a, b| a * b),
-        Rule2::Quotient => approximate(triples, f, |x, y, _| !hazard::exact_quotient(x, y)),
+        Rule2::Quotient => approximate::<false, _, _>(triples, f, |x, y, _| !hazard::exact_quotient(x, y)),
         Rule2::Remainder => Box::new(move |m: &mut Machine| {
             for &(d, a, b) in &triples {
                 if let Some((x, y)) = uniform_operands(m, a, b) {

@@ -17,7 +17,7 @@
 
 use super::Compiler;
 use crate::reference::hazard::{self, approx_bit, hazard_bit, HAZARD};
-use crate::reference::machine::{Bits, Code, LaneShape, Machine, LANES};
+use crate::reference::machine::{Bits, Code, LaneShape, Machine, ALL_LANES, LANES};
 use crate::reference::sample::{self, lod_from_derivatives};
 use grammar::Span;
 use translator::ir::{Builtin as B, Type};
@@ -320,8 +320,8 @@ pub(crate) fn compile(
 /// `tex2D(s, uv)` where `s` is the same texture in every lane and that texture has no
 /// mip levels to choose from (the level of detail is then never read): each lane's
 /// read is [`sample::sample_with_hazard`] at level of detail 0, exactly what the
-/// general path computes for it, without the per-lane sampler, offset and level
-/// decisions. `hout`: the result's flags so far (the coordinates' hazards). Returns
+/// general path computes for it ([`sample::level0_with_hazard`]), without the per-lane
+/// sampler, offset and level decisions. `hout`: the result's flags so far (the coordinates' hazards). Returns
 /// false, having written nothing, when the lookup is not of that kind.
 fn plain_lookup(m: &mut Machine, sampler: usize, coord: [usize; 4], dst: &[usize], mut hout: Bits) -> bool {
     if !m.lane_uniform(sampler) {
@@ -334,17 +334,18 @@ fn plain_lookup(m: &mut Machine, sampler: usize, coord: [usize; 4], dst: &[usize
     }
     let (cu, cv) = (m.cell(coord[0]), m.cell(coord[1]));
     let (hu, hv) = (m.hz(coord[0]), m.hz(coord[1]));
+    // Filtered reads are approximate, in every lane (`sample::level0_with_hazard`).
+    if tex.state.linear {
+        hout |= ALL_LANES << LANES;
+    }
     let mut out = [[0.0f64; LANES]; 4];
     for l in 0..LANES {
         // As the general path divides by the projection's 1.
         let (u, v) = (cu[l] / 1.0, cv[l] / 1.0);
         let approx_uv = (hu & approx_bit(l) != 0, hv & approx_bit(l) != 0);
-        let (texel, h, approx) = sample::sample_with_hazard(tex, u, v, 0.0, approx_uv);
+        let (texel, h) = sample::level0_with_hazard(tex, u, v, approx_uv);
         if h {
             hout |= hazard_bit(l);
-        }
-        if approx {
-            hout |= approx_bit(l);
         }
         for k in 0..4 {
             out[k][l] = f64::from(texel[k]);
