@@ -105,3 +105,23 @@ fn the_tail_batch_is_padded_and_never_stored() {
         }
     }
 }
+
+#[test]
+fn dot_and_length_round_each_lane_as_binary32_does() {
+    // Operands that differ in every lane (so no lane computes for the others): each
+    // pixel's dot and length are binary32 products and sums in order, then the root.
+    let body = "float3 a = float3(wpos.x * 0.1, wpos.y * 0.37, 0.3); float3 b = float3(0.7, wpos.x * 1.3, wpos.y);\n\
+        return float4(dot(a, b), length(a), length(wpos.x * -0.3), length(float2(a.x, b.y)));";
+    let (w, h) = (36, 4);
+    let img = pixels(body, (w, h));
+    for y in 0..h {
+        for x in 0..w {
+            let (px, py) = (x as f32 + 0.5, y as f32 + 0.5);
+            let a = [px * 0.1, py * 0.37, 0.3f32];
+            let b = [0.7f32, px * 1.3, py];
+            let dot = |u: &[f32], v: &[f32]| u.iter().zip(v).skip(1).fold(u[0] * v[0], |acc, (p, q)| acc + p * q);
+            let want = [dot(&a, &b), dot(&a, &a).sqrt(), (px * -0.3).abs(), dot(&[a[0], b[1]], &[a[0], b[1]]).sqrt()];
+            assert_eq!(img[(y * w + x) as usize], want, "pixel ({x}, {y})");
+        }
+    }
+}

@@ -152,6 +152,78 @@ pub(crate) fn lanewise<F: Fn(&LaneBuf, &mut [f64; 16]) + Send + Sync + 'static>(
     })
 }
 
+/// What [`dot_columns`] computes.
+#[derive(Clone, Copy, PartialEq)]
+enum Column {
+    /// `dot(a, b)`.
+    Dot,
+    /// `length(a)`: `|a|` for a scalar, else `sqrt(dot(a, a))`.
+    Length,
+}
+
+/// `dot` and `length` over the lanes a component at a time (what [`lanewise`] computes
+/// with [`dot_r`] lane by lane, in the same order of roundings, without gathering each
+/// lane's arguments): `n` components of argument 0 (and of argument 1 for `dot`; a
+/// missing component reads 0).
+fn dot_columns<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
+    locs: &[Vec<usize>],
+    dst: &[usize],
+    n: usize,
+    r: R,
+    what: Column,
+) -> Code {
+    let component = |k: usize, i: usize| locs.get(k).and_then(|a| a.get(i)).copied();
+    let a: Vec<Option<usize>> = (0..n).map(|i| component(0, i)).collect();
+    let b: Vec<Option<usize>> = (0..n).map(|i| component(if what == Column::Dot { 1 } else { 0 }, i)).collect();
+    let d = dst.first().copied();
+    let finish = move |acc: f64| if what == Column::Length { r(acc.sqrt()) } else { acc };
+    Box::new(move |m: &mut Machine| {
+        let Some(d) = d else { return };
+        let scalar_length = what == Column::Length && n == 1;
+        // Arguments the same in every lane: one lane computes the result of all.
+        if a.iter().chain(&b).flatten().all(|&c| m.lane_uniform(c)) {
+            let at = |c: Option<usize>| c.map_or(0.0, |c| m.at(c, 0));
+            let v = if scalar_length {
+                at(a[0]).abs()
+            } else {
+                let (mut x, mut y) = ([0.0; 16], [0.0; 16]);
+                for (i, (&ca, &cb)) in a.iter().zip(&b).enumerate().take(16) {
+                    (x[i], y[i]) = (at(ca), at(cb));
+                }
+                finish(dot_r(r, &x[..n.min(16)], &y[..n.min(16)]))
+            };
+            m.set_splat(d, v);
+            return;
+        }
+        let zero: Cell = [0.0; LANES];
+        let cell = |c: Option<usize>| c.map_or(&zero, |c| m.cell(c));
+        let mut acc: Cell = [0.0; LANES];
+        if scalar_length {
+            let x = cell(a[0]);
+            for l in 0..LANES {
+                acc[l] = x[l].abs();
+            }
+        } else {
+            for (i, (&ca, &cb)) in a.iter().zip(&b).enumerate() {
+                let (x, y) = (cell(ca), cell(cb));
+                if i == 0 {
+                    for l in 0..LANES {
+                        acc[l] = r(x[l] * y[l]);
+                    }
+                } else {
+                    for l in 0..LANES {
+                        acc[l] = r(acc[l] + r(x[l] * y[l]));
+                    }
+                }
+            }
+            for v in acc.iter_mut() {
+                *v = finish(*v);
+            }
+        }
+        m.set(d, acc);
+    })
+}
+
 fn frac_r<R: Fn(f64) -> f64>(r: R, x: f64) -> f64 {
     r(x - hazard::floor(x))
 }
@@ -653,16 +725,14 @@ fn library<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
                 }
             }))
         }
-        B::Dot => Some(lanewise(locs, dst, move |a, o| o[0] = dot_r(r, &a[0][..a0n], &a[1][..a0n]))),
+        B::Dot => Some(dot_columns(locs, dst, a0n, r, Column::Dot)),
         B::Cross => Some(lanewise(locs, dst, move |a, o| {
             let (x, y) = (&a[0], &a[1]);
             o[0] = r(r(x[1] * y[2]) - r(x[2] * y[1]));
             o[1] = r(r(x[2] * y[0]) - r(x[0] * y[2]));
             o[2] = r(r(x[0] * y[1]) - r(x[1] * y[0]));
         })),
-        B::Length => Some(lanewise(locs, dst, move |a, o| {
-            o[0] = if a0n == 1 { a[0][0].abs() } else { r(dot_r(r, &a[0][..a0n], &a[0][..a0n]).sqrt()) };
-        })),
+        B::Length => Some(dot_columns(locs, dst, a0n, r, Column::Length)),
         B::Distance => Some(lanewise(locs, dst, move |a, o| {
             let mut d = [0.0f64; 16];
             for (i, di) in d.iter_mut().enumerate().take(a0n) {
