@@ -309,8 +309,18 @@ fn polynomial_exact(m: &Machine, t: &Target, v: &Cell, h: Bits, operands: Bits, 
     if exact_operands == 0 {
         return h;
     }
+    // Lane-uniform operands first: one lane decides for every lane, and a constant that
+    // is not an integer (the usual weights) ends the test before any cell is scanned.
     let mut integral = exact_operands;
-    for &s in &t.srcs {
+    for &s in t.srcs.iter().filter(|&&s| m.lane_uniform(s)) {
+        if integral == 0 {
+            break;
+        }
+        if !small_integer(m.at(s, 0)) {
+            integral = 0;
+        }
+    }
+    for &s in t.srcs.iter().filter(|&&s| !m.lane_uniform(s)) {
         if integral == 0 {
             break;
         }
@@ -339,13 +349,19 @@ fn polynomial_exact(m: &Machine, t: &Target, v: &Cell, h: Bits, operands: Bits, 
 /// rounds `|x|` to an integer exactly, so it equals `|x|` exactly for the integers; a
 /// test over all lanes at once, where a per-lane conversion would not vectorise).
 fn small_integer_lanes(c: &Cell) -> Bits {
-    const TWO_52: f64 = 4_503_599_627_370_496.0;
     let mut out: Bits = 0;
     for (l, &x) in c.iter().enumerate() {
-        let a = x.abs();
-        out |= Bits::from(a < 16_777_216.0 && (a + TWO_52) - TWO_52 == a) << l;
+        out |= Bits::from(small_integer(x)) << l;
     }
     out
+}
+
+/// One lane of [`small_integer_lanes`]: `x` is an integer of magnitude below 2^24.
+#[inline(always)]
+fn small_integer(x: f64) -> bool {
+    const TWO_52: f64 = 4_503_599_627_370_496.0;
+    let a = x.abs();
+    a < 16_777_216.0 && (a + TWO_52) - TWO_52 == a
 }
 
 /// The lanes set in `b`, lowest first.
