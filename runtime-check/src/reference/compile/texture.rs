@@ -195,11 +195,20 @@ pub(crate) fn compile(
             }
         }
         let mut out = [[0.0f64; LANES]; 4];
+        // The coarse level of detail of the last quad that computed one, with the size
+        // of the texture it was computed for (every lane of a quad has the same).
+        let mut coarse_of_quad: Option<(usize, (u32, u32), f64)> = None;
         for l in 0..LANES {
-            // The texel at the fine level of detail, when the hazard rule read it.
-            let mut fine_texel = None;
+            // The read at the fine level of detail (value, hazard, approximate), when the
+            // hazard rule made it at the lane's own coordinates.
+            let mut fine_read = None;
             let Some(tex) = m.textures.get(s[l] as usize).filter(|_| s[l] >= 0.0) else { continue };
             let off = (m.at(offset[0], l), m.at(offset[1], l));
+            let axis = |k: usize| {
+                let q = spec.proj.map_or(0, |p| m.hz(coord[p]));
+                (m.hz(coord[k]) | q) & approx_bit(l) != 0
+            };
+            let approx_uv = (axis(0), if dim1 { false } else { axis(1) });
             let texel = if spec.lod == Lod::Gather {
                 let ap = |k: usize| m.hz(coord[k]) & approx_bit(l) != 0;
                 let o = (off.0 as i64, off.1 as i64);
@@ -250,14 +259,28 @@ pub(crate) fn compile(
                                 let fine = lod_from_derivatives(size, dx, dy);
                                 if tex.state.mipmap && tex.texture.levels.len() > 1 {
                                     // Coarse derivatives: row 0's dx, column 0's dy.
-                                    let cdx = (u[q + 1] - u[q], v[q + 1] - v[q]);
-                                    let cdy = (u[q + 2] - u[q], v[q + 2] - v[q]);
-                                    let coarse = lod_from_derivatives(size, cdx, cdy);
+                                    let coarse = match coarse_of_quad {
+                                        Some((cq, csize, c)) if cq == q && csize == size => c,
+                                        _ => {
+                                            let cdx = (u[q + 1] - u[q], v[q + 1] - v[q]);
+                                            let cdy = (u[q + 2] - u[q], v[q + 2] - v[q]);
+                                            let c = lod_from_derivatives(size, cdx, cdy);
+                                            coarse_of_quad = Some((q, size, c));
+                                            c
+                                        }
+                                    };
+                                    // The fine read is the lookup's own when no offset moves
+                                    // it: its hazard is read with it.
+                                    let a = if off == (0.0, 0.0) {
+                                        let read = sample::sample_with_hazard(tex, u[l], v[l], fine + bias, approx_uv);
+                                        fine_read = Some(read);
+                                        read.0
+                                    } else {
+                                        sample::sample(tex, u[l], v[l], fine + bias)
+                                    };
                                     // Equal levels read equal texels: nothing to compare.
-                                    let a = sample::sample(tex, u[l], v[l], fine + bias);
                                     let b =
                                         if coarse == fine { a } else { sample::sample(tex, u[l], v[l], coarse + bias) };
-                                    fine_texel = Some(a);
                                     if a != b
                                         && !(a.iter().zip(&b).all(|(x, y)| hazard::near(f64::from(*x), f64::from(*y))))
                                     {
@@ -286,18 +309,10 @@ pub(crate) fn compile(
                     let (w, h) = tex.texture.size();
                     (u[l] + off.0 / f64::from(w.max(1)), v[l] + off.1 / f64::from(h.max(1)))
                 };
-                let axis = |k: usize| {
-                    let q = spec.proj.map_or(0, |p| m.hz(coord[p]));
-                    (m.hz(coord[k]) | q) & approx_bit(l) != 0
-                };
-                let approx_uv = (axis(0), if dim1 { false } else { axis(1) });
-                let (texel, h, approx) = match fine_texel {
+                let (texel, h, approx) = match fine_read {
                     // The same read (`lod` is `fine + bias`, no offset moved the coordinate).
-                    Some(t) if off == (0.0, 0.0) => {
-                        let (h, approx) = sample::sample_hazard(tex, uo, vo, lod, approx_uv);
-                        (t, h, approx)
-                    }
-                    _ => sample::sample_with_hazard(tex, uo, vo, lod, approx_uv),
+                    Some(read) => read,
+                    None => sample::sample_with_hazard(tex, uo, vo, lod, approx_uv),
                 };
                 if h {
                     hout |= hazard_bit(l);
