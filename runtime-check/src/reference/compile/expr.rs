@@ -479,11 +479,23 @@ fn apply2<F: Fn(f64, f64) -> f64>(m: &Machine, a: usize, b: usize, f: F) -> (&Ce
 /// infinite, as hazard bits (one compare per lane in the same loop, so it vectorises).
 #[inline(always)]
 fn apply2_into<F: Fn(f64, f64) -> f64>(v: &mut Cell, x: &Cell, y: &Cell, f: F) -> Bits {
+    apply2_into_with(v, x, y, f, |_, _, _, _| {})
+}
+
+/// [`apply2_into`], also handing `each(lane, x, y, result)` every lane's operands and
+/// result in the same pass.
+#[inline(always)]
+fn apply2_into_with<F, G>(v: &mut Cell, x: &Cell, y: &Cell, f: F, mut each: G) -> Bits
+where
+    F: Fn(f64, f64) -> f64,
+    G: FnMut(usize, f64, f64, f64),
+{
     let mut finite = true;
     for l in 0..LANES {
         let r = f(x[l], y[l]);
         v[l] = r;
         finite &= r.abs() <= f64::MAX;
+        each(l, x[l], y[l], r);
     }
     if finite {
         0
@@ -524,18 +536,7 @@ where
             let (non_finite, approximate) = with_cells2(mem, d, a, b, |v, x, y| {
                 let mut lanes: Bits = 0;
                 let non_finite = if FUSED {
-                    let mut finite = true;
-                    for l in 0..LANES {
-                        let r = f(x[l], y[l]);
-                        v[l] = r;
-                        finite &= r.abs() <= f64::MAX;
-                        lanes |= Bits::from(approx(x[l], y[l], r)) << l;
-                    }
-                    if finite {
-                        0
-                    } else {
-                        hazard::mark_non_finite(v, 0)
-                    }
+                    apply2_into_with(v, x, y, f, |l, a, b, r| lanes |= Bits::from(approx(a, b, r)) << l)
                 } else {
                     let non_finite = apply2_into(v, x, y, f);
                     for l in 0..LANES {
