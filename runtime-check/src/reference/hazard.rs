@@ -244,7 +244,7 @@ pub fn integer_step(x: f64, approx: bool) -> bool {
 /// `round`: steps at the half-integers.
 #[inline]
 pub fn half_step(x: f64, approx: bool) -> bool {
-    approx && x.is_finite() && near(x, x.floor() + 0.5)
+    approx && x.is_finite() && near(x, floor(x) + 0.5)
 }
 
 /// A float result that is NaN or infinite.
@@ -273,23 +273,61 @@ pub fn power_of_two(d: f64) -> bool {
 }
 
 /// `x.fract() == 0.0` (a finite integral value), without the library call `fract`
-/// makes on targets without a rounding instruction: below 2^52 in magnitude the
-/// conversion to `i64` and back is exact for exactly the integers, and above it every
-/// finite binary64 value is an integer.
+/// makes on targets without a rounding instruction: below 2^51 in magnitude rounding to
+/// the nearest integer ([`nearest_integer`]) leaves exactly the integers unchanged,
+/// below 2^52 the conversion to `i64` and back does, and above it every finite
+/// binary64 value is an integer.
 #[inline]
 pub fn is_integer(x: f64) -> bool {
-    if x.abs() < 4_503_599_627_370_496.0 {
+    let a = x.abs();
+    if a < TWO_51 {
+        nearest_integer(x) == x
+    } else if a < 4_503_599_627_370_496.0 {
         (x as i64) as f64 == x
     } else {
         x.is_finite()
     }
 }
 
+/// 1.5 * 2^52: a binary64 value of magnitude below 2^51 plus this lies in [2^52, 2^53),
+/// where consecutive values are 1 apart, so the sum is the value rounded to the nearest
+/// integer (ties to even), and subtracting it again is exact. Two additions, where a
+/// conversion to `i64` and back costs two conversions and Rust's saturation checks.
+pub const ROUNDING_MAGIC: f64 = 6_755_399_441_055_744.0;
+
+/// 2^51: below it in magnitude [`nearest_integer`] is exact.
+pub const TWO_51: f64 = 2_251_799_813_685_248.0;
+
+/// `x` rounded to the nearest integer, ties to even (the sign of a zero result is
+/// `+`); only for `|x| < 2^51`.
+#[inline(always)]
+pub fn nearest_integer(x: f64) -> f64 {
+    (x + ROUNDING_MAGIC) - ROUNDING_MAGIC
+}
+
+/// An integral `f` of magnitude at most 2^50 as an `i64`: the low bits of
+/// `f + ROUNDING_MAGIC` hold it (in two's complement relative to the constant).
+#[inline(always)]
+pub fn small_integer_to_i64(f: f64) -> i64 {
+    (f + ROUNDING_MAGIC).to_bits() as i64 - ROUNDING_MAGIC.to_bits() as i64
+}
+
 /// `x.round()` (half away from zero), bit for bit (the sign of a zero included),
 /// without the library call on targets without a rounding instruction.
 #[inline]
 pub fn round(x: f64) -> f64 {
-    if x.abs() < 4_503_599_627_370_496.0 {
+    let a = x.abs();
+    if a < TWO_51 {
+        let t = nearest_integer(x);
+        // Exact: `x` lies within a half of `t`; a tie goes away from zero, where `x +-
+        // 0.5` is exact.
+        let r = if (x - t).abs() == 0.5 { x + 0.5f64.copysign(x) } else { t };
+        if r == 0.0 {
+            0.0f64.copysign(x)
+        } else {
+            r
+        }
+    } else if a < 4_503_599_627_370_496.0 {
         let t = (x as i64) as f64;
         // Exact: `t` is `x` with its fraction bits cleared.
         let d = x - t;
@@ -314,7 +352,16 @@ pub fn round(x: f64) -> f64 {
 /// on targets without a rounding instruction.
 #[inline]
 pub fn floor(x: f64) -> f64 {
-    if x.abs() < 4_503_599_627_370_496.0 {
+    let a = x.abs();
+    if a < TWO_51 {
+        let t = nearest_integer(x);
+        let f = if t > x { t - 1.0 } else { t };
+        if f == 0.0 {
+            0.0f64.copysign(x)
+        } else {
+            f
+        }
+    } else if a < 4_503_599_627_370_496.0 {
         let t = (x as i64) as f64;
         let f = if t > x { t - 1.0 } else { t };
         if f == 0.0 {
@@ -464,6 +511,11 @@ mod tests {
             -2.5,
             0.49999999999999994,
             -0.49999999999999994,
+            2_251_799_813_685_247.5,
+            -2_251_799_813_685_247.5,
+            2_251_799_813_685_248.0,
+            2_251_799_813_685_248.5,
+            -2_251_799_813_685_248.5,
             4_503_599_627_370_495.5,
             4_503_599_627_370_496.0,
             -4_503_599_627_370_497.0,
@@ -493,6 +545,10 @@ mod tests {
             assert_eq!(floor(x).to_bits(), x.floor().to_bits(), "floor {x:e}");
             assert_eq!(round(x).to_bits(), x.round().to_bits(), "round {x:e}");
             assert_eq!(is_integer(x), x.fract() == 0.0, "is_integer {x:e}");
+            let f = x.floor();
+            if f.abs() <= 1e15 {
+                assert_eq!(small_integer_to_i64(f), f as i64, "small_integer_to_i64 {f:e}");
+            }
             let a = x.abs();
             let by_log = a.is_finite() && a != 0.0 && a.log2().fract() == 0.0;
             if f64::from(x as f32) == x {

@@ -77,7 +77,7 @@ fn index_of_floor(f: f64) -> i64 {
     if f.is_nan() {
         return i64::MIN / 4;
     }
-    f.clamp(-1e15, 1e15) as i64
+    hazard::small_integer_to_i64(f.clamp(-1e15, 1e15))
 }
 
 /// The texel at integer coordinates of one level after wrapping (border = 0).
