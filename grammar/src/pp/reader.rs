@@ -126,6 +126,21 @@ impl Pp<'_> {
         f.pos = i;
     }
 
+    /// Moves past the current file's text tokens up to the next directive or the end of
+    /// the file, keeping none (the directives-only walk of
+    /// [`super::preprocess_directives`]).
+    pub fn skip_plain_tokens(&mut self) {
+        let Some(f) = self.stack.last_mut() else {
+            return;
+        };
+        let toks = &f.lexed.tokens;
+        let mut i = f.pos;
+        while toks.get(i).is_some_and(|t| !(t.kind == TokenKind::Hash && t.line_start)) {
+            i += 1;
+        }
+        f.pos = i;
+    }
+
     /// Whether the next text token of the current file is `(` (a directive line in
     /// between means no). Changes nothing.
     pub fn peek_base_lparen(&self) -> bool {

@@ -59,7 +59,8 @@ pub fn declared_parameters(preset: &Preset, fs: &dyn FileSystem, cache: &Paramet
     out
 }
 
-/// The `#pragma parameter` lines of one file preprocessed with `key`'s aliases.
+/// The `#pragma parameter` lines of one file preprocessed with `key`'s aliases (only
+/// its directives run: the text between them is neither expanded nor kept).
 fn pragma_lines(key: &CacheKey, fs: &dyn FileSystem) -> Vec<String> {
     let mut defines: Vec<(String, Option<String>)> = vec![("PARAMETER_UNIFORM".into(), None)];
     defines.extend(key.aliases.iter().map(|a| (format!("{a}_ALIAS"), None)));
@@ -68,6 +69,6 @@ fn pragma_lines(key: &CacheKey, fs: &dyn FileSystem) -> Vec<String> {
     let Ok(bytes) = fs.read(&key.cg) else { return Vec::new() };
     let (text, _) = grammar::source::decode(bytes);
     let root = sources.add_file(key.cg.display().to_string(), Some(key.cg.clone()), text);
-    let (pp, _) = grammar::pp::preprocess(&mut sources, root, &options, fs);
+    let (pp, _) = grammar::pp::preprocess_directives(&mut sources, root, &options, fs);
     pp.pragmas.into_iter().map(|p| p.text).filter(|t| t.split_whitespace().nth(1) == Some("parameter")).collect()
 }

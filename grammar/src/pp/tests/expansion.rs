@@ -2,8 +2,9 @@
 
 use super::{expands, norm, pp, run_with};
 use crate::lexer::TokenKind;
-use crate::pp::PpOptions;
-use crate::source::{FileKind, MemoryFs, Span};
+use crate::pp::{PpOptions, Preprocessed};
+use crate::source::{decode, normalize, FileKind, FileSystem, MemoryFs, SourceMap, Span};
+use std::path::Path;
 
 #[test]
 fn object_like_macro() {
@@ -303,4 +304,31 @@ fn pragmas_are_kept_verbatim_and_unexpanded() {
     assert_eq!(p.text, "#pragma parameter GAMMA \"Gamma\" 2.2 1.0  3.0 0.1");
     assert_eq!(p.token_index, 1);
     assert_eq!(r.sources.location(p.span).line, 3);
+}
+
+#[test]
+fn the_directives_only_walk_keeps_the_same_pragmas() {
+    let fs = MemoryFs::new()
+        .with(
+            "main.cg",
+            "#define LEVEL 2\n#define TWICE(x) ((x) * 2)\nfloat a = TWICE(\n  LEVEL);\n\
+             #if TWICE(LEVEL) > 3\n#pragma parameter BIG \"Big\" 1.0 0.0 2.0 0.1\n#else\n#pragma parameter SMALL \"Small\" 1.0 0.0 2.0 0.1\n#endif\n\
+             #ifdef ALIAS_ALIAS\n#include \"alias.h\"\n#endif\n#include \"common.h\"\n#undef LEVEL\n#if defined(LEVEL)\n#pragma never\n#endif\n",
+        )
+        .with("alias.h", "#pragma parameter ALIASED \"Aliased\" 0.5 0.0 1.0 0.1\n")
+        .with("common.h", "#pragma once\n#ifndef COMMON\n#define COMMON\nfloat c;\n#pragma parameter COMMON_P \"Common\" 0.0 0.0 1.0 0.1\n#endif\n");
+    for defines in [vec![], vec![("ALIAS_ALIAS".to_owned(), None)]] {
+        let options = PpOptions { defines, ..PpOptions::default() };
+        let full = run_with(&fs, "main.cg", &options);
+        let mut sources = SourceMap::new();
+        let (text, _) = decode(fs.read(Path::new("main.cg")).unwrap_or_default());
+        let id = sources.add_file("main.cg", Some(normalize(Path::new("main.cg"))), text);
+        let (walk, diags) = crate::pp::preprocess_directives(&mut sources, id, &options, &fs);
+        assert!(full.diags.is_empty() && diags.is_empty(), "{}", full.short());
+        let texts = |p: &Preprocessed| p.pragmas.iter().map(|p| p.text.clone()).collect::<Vec<_>>();
+        assert_eq!(texts(&walk), texts(&full.out));
+        assert!(walk.tokens.is_empty() && walk.pragmas.iter().all(|p| p.token_index == 0));
+        assert_eq!(walk.files.len(), full.out.files.len());
+        assert!(texts(&walk).iter().any(|t| t.contains("BIG")) && !texts(&walk).iter().any(|t| t.contains("never")));
+    }
 }
