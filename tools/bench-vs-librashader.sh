@@ -19,6 +19,13 @@
 # the output image), so a larger `--viewport` on our side would time a different amount
 # of work. To time a 1920x1080 viewport, give a 1920x1080 IMAGE.
 #
+# The two runtimes do not always do the same work. librashader samples a pass output
+# read by name (an alias, PassOutputN) with the filter of the pass that wrote it;
+# RetroArch, and cg2slang after it, with the filter of the pass after that one. Where
+# the two filters differ (crt-royale's ORIG_LINEARIZED: nearest against linear), the
+# ratio compares different work. Setting the writer's filter_linearN to the next pass's
+# in a copy of the preset makes the work equal.
+#
 # start-up = wall time of a 1-frame run (process start, device, shader compilation,
 # pipelines, one frame, read-back, PNG); per frame = (t(FRAMES) - t(1)) / (FRAMES - 1);
 # each figure is the best of $REPEAT (default 3) runs. librashader keeps compiled
