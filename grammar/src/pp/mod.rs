@@ -91,17 +91,8 @@ pub fn preprocess(
     options: &PpOptions,
     fs: &dyn FileSystem,
 ) -> (Preprocessed, Vec<Diagnostic>) {
-    let mut pp = state::Pp::new(sources, options, fs);
     let mut expander = expand::Expander::new();
-    if !options.defines.is_empty() {
-        let text = command_line_text(&options.defines);
-        let id = pp.sources.add_command_line(text);
-        pp.enter_file(id);
-        run(&mut pp, &mut expander);
-    }
-    pp.enter_root(root);
-    run(&mut pp, &mut expander);
-    pp.finish()
+    drive(sources, root, options, fs, |pp| run(pp, &mut expander))
 }
 
 /// [`preprocess`] reduced to the directives: conditionals, definitions, includes and
@@ -115,15 +106,27 @@ pub fn preprocess_directives(
     options: &PpOptions,
     fs: &dyn FileSystem,
 ) -> (Preprocessed, Vec<Diagnostic>) {
+    drive(sources, root, options, fs, run_directives)
+}
+
+/// One run: the `-D` definitions (a `<command line>` pseudo file), then the root, each
+/// read to its end by `walk`.
+fn drive(
+    sources: &mut SourceMap,
+    root: FileId,
+    options: &PpOptions,
+    fs: &dyn FileSystem,
+    mut walk: impl FnMut(&mut state::Pp<'_>),
+) -> (Preprocessed, Vec<Diagnostic>) {
     let mut pp = state::Pp::new(sources, options, fs);
     if !options.defines.is_empty() {
         let text = command_line_text(&options.defines);
         let id = pp.sources.add_command_line(text);
         pp.enter_file(id);
-        run_directives(&mut pp);
+        walk(&mut pp);
     }
     pp.enter_root(root);
-    run_directives(&mut pp);
+    walk(&mut pp);
     pp.finish()
 }
 
