@@ -23,8 +23,12 @@
 # read by name (an alias, PassOutputN) with the filter of the pass that wrote it;
 # RetroArch, and cg2slang after it, with the filter of the pass after that one. Where
 # the two filters differ (crt-royale's ORIG_LINEARIZED: nearest against linear), the
-# ratio compares different work. Setting the writer's filter_linearN to the next pass's
-# in a copy of the preset makes the work equal.
+# ratio compares different work. With EQUAL_FILTERS=1 the script finds those passes
+# (a later pass's file names the output's alias or PassOutputN), and also times a
+# copy of such a preset (written under a temporary directory, its shader and LUT paths
+# made absolute) where each such pass's filter_linearN is the next pass's: both
+# runtimes then sample alike. The copy's row is named "PRESET (equal filters)" and says
+# which passes changed.
 #
 # start-up = wall time of a 1-frame run (process start, device, shader compilation,
 # pipelines, one frame, read-back, PNG); per frame = (t(FRAMES) - t(1)) / (FRAMES - 1);
@@ -79,8 +83,8 @@ best() {
     done
     echo "$b"
 }
-run_ours() { "$ours" render "$tree/$1.slangp" --image "$image" --viewport "$size" --frames "$2" --out "$out/ours.png" --force; }
-run_theirs() { "$theirs" render -p "$tree/$1.slangp" -i "$image" -f "$(($2 - 1))" -o "$out/theirs.png" -r vulkan; }
+run_ours() { "$ours" render "$1" --image "$image" --viewport "$size" --frames "$2" --out "$out/ours.png" --force; }
+run_theirs() { "$theirs" render -p "$1" -i "$image" -f "$(($2 - 1))" -o "$out/theirs.png" -r vulkan; }
 # a 1-frame run with an empty librashader cache of its own; the driver's caches (Mesa's
 # mesa_shader_cache, NVIDIA's) stay warm, as they are for our runs
 user_cache="${XDG_CACHE_HOME:-$HOME/.cache}"
@@ -101,18 +105,86 @@ if command -v vulkaninfo > /dev/null 2>&1; then
 fi
 echo "image $image ($size), viewport $size, $frames frames, best of $repeat"
 printf '%-40s %11s %11s %6s %11s %11s %6s %11s %6s\n' preset "ours ms/fr" "lr ms/fr" ratio "ours start" "lr warm" ratio "lr cold" ratio
-for p in $presets; do
-    if ! o1=$(best run_ours "$p" 1) || ! on=$(best run_ours "$p" "$frames"); then
-        printf '%-40s cg2slang render failed\n' "$p"
-        continue
+# One row: the preset file $2 timed on both sides under the name $1.
+bench_row() {
+    local name="$1" file="$2" o1 on t1 tn tc
+    if ! o1=$(best run_ours "$file" 1) || ! on=$(best run_ours "$file" "$frames"); then
+        printf '%-40s cg2slang render failed\n' "$name"
+        return
     fi
-    if ! t1=$(best run_theirs "$p" 1) || ! tn=$(best run_theirs "$p" "$frames") || ! tc=$(best run_theirs_cold "$p"); then
-        printf '%-40s librashader-cli render failed\n' "$p"
-        continue
+    if ! t1=$(best run_theirs "$file" 1) || ! tn=$(best run_theirs "$file" "$frames") || ! tc=$(best run_theirs_cold "$file"); then
+        printf '%-40s librashader-cli render failed\n' "$name"
+        return
     fi
-    awk -v p="$p" -v o1="$o1" -v on="$on" -v t1="$t1" -v tn="$tn" -v tc="$tc" -v n="$frames" 'BEGIN {
+    awk -v p="$name" -v o1="$o1" -v on="$on" -v t1="$t1" -v tn="$tn" -v tc="$tc" -v n="$frames" 'BEGIN {
         of = (on - o1) / (n - 1) * 1000; tf = (tn - t1) / (n - 1) * 1000;
         if (of < 0) of = 0; if (tf < 0) tf = 0;
         fr = (tf > 0) ? sprintf("%.2f", of / tf) : "-";
         printf "%-40s %11.3f %11.3f %6s %10.3fs %10.3fs %6.2f %10.3fs %6.2f\n", p, of, tf, fr, o1, t1, o1 / t1, tc, o1 / tc }'
+}
+
+# Writes to $2 a copy of the .slangp $1 in which every pass N whose output a later pass
+# reads by name (its alias or PassOutputN in that pass's source) gets the next pass's
+# filter_linear, with shader and LUT paths made absolute; prints the passes changed
+# (nothing when none). Handles the presets `cg2slang migrate` writes (no #reference).
+equal_filters() {
+    awk -v dir="$(cd "$(dirname "$1")" && pwd)" -v dst="$2" '
+        function unquote(v) { sub(/^[ \t]*"/, "", v); sub(/"[ \t]*$/, "", v); sub(/^[ \t]+/, "", v); sub(/[ \t]+$/, "", v); return v }
+        function absolute(v) { return (v ~ /^\//) ? v : dir "/" v }
+        function truthy(v) { return v == "true" || v == "1" }
+        function reads(m, name,    file, line, found) {
+            file = absolute(val["shader" m]); found = 0
+            while ((getline line < file) > 0) {
+                if (match(line, "(^|[^A-Za-z0-9_])" name "([^A-Za-z0-9_]|$)")) { found = 1; break }
+            }
+            close(file)
+            return found
+        }
+        { lines[NR] = $0 }
+        /^[ \t]*[A-Za-z0-9_]+[ \t]*=/ {
+            k = $0; sub(/[ \t]*=.*/, "", k); gsub(/[ \t]/, "", k)
+            v = $0; sub(/^[^=]*=/, "", v)
+            if (!(k in val)) { val[k] = unquote(v); at[k] = NR }
+        }
+        END {
+            n = val["shaders"] + 0
+            split(val["textures"], luts, ";")
+            changed = ""
+            for (i = 0; i + 1 < n; i++) {
+                a = truthy(val["filter_linear" i]); b = truthy(val["filter_linear" (i + 1)])
+                if (a == b) continue
+                named = 0
+                for (m = i + 1; m < n && !named; m++) {
+                    if (reads(m, "PassOutput" i)) named = 1
+                    if (val["alias" i] != "" && reads(m, val["alias" i])) named = 1
+                }
+                if (!named) continue
+                want[i] = b ? "true" : "false"
+                changed = changed (changed == "" ? "" : ",") i
+            }
+            for (r = 1; r <= NR; r++) {
+                line = lines[r]
+                for (k in at) if (at[k] == r) {
+                    if (k ~ /^shader[0-9]+$/) line = k " = \"" absolute(val[k]) "\""
+                    for (t in luts) if (k == luts[t]) line = k " = \"" absolute(val[k]) "\""
+                    if (k ~ /^filter_linear[0-9]+$/) { i = substr(k, 14) + 0; if (i in want) { line = k " = " want[i]; delete want[i] } }
+                }
+                print line > dst
+            }
+            for (i in want) print "filter_linear" i " = " want[i] > dst
+            close(dst)
+            print changed
+        }' "$1"
+}
+
+for p in $presets; do
+    bench_row "$p" "$tree/$p.slangp"
+    if [ "${EQUAL_FILTERS:-0}" = 1 ]; then
+        copy="$out/equal-$(echo "$p" | tr '/' '_').slangp"
+        changed="$(equal_filters "$tree/$p.slangp" "$copy")"
+        if [ -n "$changed" ]; then
+            bench_row "$p (equal filters)" "$copy"
+            echo "    (equal filters: filter_linear of pass $changed set to the next pass's)"
+        fi
+    fi
 done
