@@ -36,7 +36,10 @@
 # shaders in an on-disk cache ($XDG_CACHE_HOME/librashader): its start-up is given
 # both warm (that cache, as a user runs it; the per-frame runs use it too) and cold (an
 # empty private cache per run; the driver's own caches stay as they are for both
-# sides). cg2slang keeps no cache. CI does not run this script.
+# sides). cg2slang keeps glslang's SPIR-V in its own cache ($XDG_CACHE_HOME/cg2slang):
+# its start-up is likewise given warm (the best of the runs, after the first filled that
+# cache) and cold (CG2SLANG_NO_CACHE=1: glslang runs every time). CI does not run this
+# script.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tree="${1:?usage: $0 MIGRATED_TREE IMAGE [FRAMES]}"
@@ -84,6 +87,7 @@ best() {
     echo "$b"
 }
 run_ours() { "$ours" render "$1" --image "$image" --viewport "$size" --frames "$2" --out "$out/ours.png" --force; }
+run_ours_cold() { CG2SLANG_NO_CACHE=1 run_ours "$1" 1; }
 run_theirs() { "$theirs" render -p "$1" -i "$image" -f "$(($2 - 1))" -o "$out/theirs.png" -r vulkan; }
 # a 1-frame run with an empty librashader cache of its own; the driver's caches (Mesa's
 # mesa_shader_cache, NVIDIA's) stay warm, as they are for our runs
@@ -104,11 +108,11 @@ if command -v vulkaninfo > /dev/null 2>&1; then
     echo "Vulkan devices: $(vulkaninfo --summary 2>/dev/null | grep deviceName | sed 's/.*= //' | paste -sd ', ')"
 fi
 echo "image $image ($size), viewport $size, $frames frames, best of $repeat"
-printf '%-40s %11s %11s %6s %11s %11s %6s %11s %6s\n' preset "ours ms/fr" "lr ms/fr" ratio "ours start" "lr warm" ratio "lr cold" ratio
+printf '%-40s %11s %11s %6s %11s %11s %6s %11s %11s %6s\n' preset "ours ms/fr" "lr ms/fr" ratio "ours warm" "lr warm" ratio "ours cold" "lr cold" ratio
 # One row: the preset file $2 timed on both sides under the name $1.
 bench_row() {
-    local name="$1" file="$2" o1 on t1 tn tc
-    if ! o1=$(best run_ours "$file" 1) || ! on=$(best run_ours "$file" "$frames"); then
+    local name="$1" file="$2" o1 on oc t1 tn tc
+    if ! o1=$(best run_ours "$file" 1) || ! on=$(best run_ours "$file" "$frames") || ! oc=$(best run_ours_cold "$file"); then
         printf '%-40s cg2slang render failed\n' "$name"
         return
     fi
@@ -116,11 +120,11 @@ bench_row() {
         printf '%-40s librashader-cli render failed\n' "$name"
         return
     fi
-    awk -v p="$name" -v o1="$o1" -v on="$on" -v t1="$t1" -v tn="$tn" -v tc="$tc" -v n="$frames" 'BEGIN {
+    awk -v p="$name" -v o1="$o1" -v on="$on" -v oc="$oc" -v t1="$t1" -v tn="$tn" -v tc="$tc" -v n="$frames" 'BEGIN {
         of = (on - o1) / (n - 1) * 1000; tf = (tn - t1) / (n - 1) * 1000;
         if (of < 0) of = 0; if (tf < 0) tf = 0;
         fr = (tf > 0) ? sprintf("%.2f", of / tf) : "-";
-        printf "%-40s %11.3f %11.3f %6s %10.3fs %10.3fs %6.2f %10.3fs %6.2f\n", p, of, tf, fr, o1, t1, o1 / t1, tc, o1 / tc }'
+        printf "%-40s %11.3f %11.3f %6s %10.3fs %10.3fs %6.2f %10.3fs %10.3fs %6.2f\n", p, of, tf, fr, o1, t1, o1 / t1, oc, tc, oc / tc }'
 }
 
 # Writes to $2 a copy of the .slangp $1 in which every pass N whose output a later pass

@@ -15,7 +15,8 @@
 //! glslang fills with a constant array become private globals
 //! ([`super::constant_locals`]), and naga validates the module.
 //!
-//! **Invariant:** never panics (glslang and naga run isolated), never writes; reads files
+//! **Invariant:** never panics (glslang and naga run isolated), never writes (but for
+//! glslang's SPIR-V cache, [`crate::validate::spirv_cache`]); reads files
 //! only through the [`grammar::FileSystem`] given.
 
 use crate::codes;

@@ -9,7 +9,8 @@
 //!
 //! glslang's info log is parsed into [`Message`]s carrying the stage line, so the
 //! caller can map them to the user's source. Each distinct stage text is compiled once
-//! per process (a bounded memo; glslang is deterministic). The call is isolated like naga's (see
+//! per process (a bounded memo; glslang is deterministic), and its SPIR-V is kept
+//! across processes in the user's cache directory ([`super::spirv_cache`]). The call is isolated like naga's (see
 //! [`super::naga::isolate`]): the Rust bindings `expect` on some impossible-looking
 //! states, and a panic there must not take the CLI down.
 
@@ -66,12 +67,22 @@ impl Message {
 /// glslang is deterministic, so each distinct (stage, text) is compiled once per
 /// process and its outcome remembered ([`Memo`]): a library repeats stage texts (stock
 /// vertex stages, a shader validated in several preset contexts, `migrate --compare`
-/// compiling again what validation compiled).
+/// compiling again what validation compiled). Across processes a success is kept on
+/// disk ([`super::spirv_cache`]) unless the user turns that off.
 pub fn compile(text: &str, stage: Stage) -> Outcome {
     if let Some(hit) = MEMO.get(text, stage) {
         return hit;
     }
-    let result = compile_uncached(text, stage);
+    let result = match super::spirv_cache::load(text, stage) {
+        Some(words) => Ok(words),
+        None => {
+            let result = compile_uncached(text, stage);
+            if let Ok(words) = &result {
+                super::spirv_cache::store(text, stage, words);
+            }
+            result
+        }
+    };
     MEMO.put(text, stage, &result);
     result
 }

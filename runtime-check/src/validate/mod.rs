@@ -28,6 +28,7 @@ pub mod interface;
 mod locate;
 pub mod naga;
 pub mod reflect;
+pub mod spirv_cache;
 pub mod stages;
 
 pub use self::naga::validate_naga;

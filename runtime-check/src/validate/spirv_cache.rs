@@ -1,0 +1,202 @@
+//! An on-disk cache of glslang's SPIR-V, the counterpart of librashader's shader cache:
+//! a later process finds the words of a stage text compiled before instead of running
+//! glslang, whose built-in symbol tables alone are most of `render`'s start-up on a CPU
+//! device.
+//!
+//! Where: `$CG2SLANG_CACHE_DIR` if set, else `$XDG_CACHE_HOME/cg2slang/spirv`, else
+//! `$HOME/.cache/cg2slang/spirv`; `CG2SLANG_NO_CACHE` set to anything non-empty turns
+//! it off. One file per (stage, text), named by a digest of them and of the running
+//! executable's size and modification time (a rebuilt binary, maybe with another
+//! glslang, starts afresh). The file holds the stage and the text themselves, and a read
+//! that finds anything else (a digest collision, a truncated or foreign file, another
+//! build) is a miss. Only successful compilations are stored.
+//!
+//! Never panics and never fails a compilation: an I/O error is a miss or a skipped
+//! write. Writes go to a temporary file in the directory, renamed into place (atomic;
+//! writers of one entry write equal bytes). It writes nothing but its own entries and
+//! deletes nothing.
+
+use super::Stage;
+use crate::reference::memo::KeyWriter;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::LazyLock;
+
+/// The first bytes of every entry: the format's name and version.
+const MAGIC: &[u8; 16] = b"cg2slang-spv\x00\x00\x00\x01";
+
+/// The first word of every SPIR-V module.
+const SPIRV_MAGIC: u32 = 0x0723_0203;
+
+/// The largest entry read (a stage text and its SPIR-V are far smaller).
+const MAX_ENTRY: u64 = 64 << 20;
+
+/// The cache directory and this executable's build identity; `None` when the cache is
+/// off or the executable cannot be examined.
+static PLACE: LazyLock<Option<(PathBuf, u128)>> = LazyLock::new(|| Some((cache_dir()?, build_id()?)));
+
+/// The SPIR-V stored for `text` of `stage`, if any.
+pub fn load(text: &str, stage: Stage) -> Option<Vec<u32>> {
+    let (dir, build) = PLACE.as_ref()?;
+    load_from(dir, *build, text, stage)
+}
+
+/// Stores `words` as the SPIR-V of `text` of `stage` (best effort).
+pub fn store(text: &str, stage: Stage, words: &[u32]) {
+    if let Some((dir, build)) = PLACE.as_ref() {
+        store_in(dir, *build, text, stage, words);
+    }
+}
+
+fn cache_dir() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if var("CG2SLANG_NO_CACHE").is_some() {
+        return None;
+    }
+    if let Some(d) = var("CG2SLANG_CACHE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    // The XDG base directory specification ignores a relative path.
+    if let Some(d) = var("XDG_CACHE_HOME").map(PathBuf::from).filter(|p| p.is_absolute()) {
+        return Some(d.join("cg2slang").join("spirv"));
+    }
+    var("HOME").map(|h| PathBuf::from(h).join(".cache").join("cg2slang").join("spirv"))
+}
+
+/// The running executable's size and modification time, digested.
+fn build_id() -> Option<u128> {
+    let meta = std::fs::metadata(std::env::current_exe().ok()?).ok()?;
+    let modified = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    let mut k = KeyWriter::new("spirv-cache-build");
+    k.str(env!("CARGO_PKG_VERSION"));
+    k.u64(meta.len());
+    k.u64(modified.as_secs());
+    k.u32(modified.subsec_nanos());
+    Some(k.finish().0)
+}
+
+fn stage_tag(stage: Stage) -> u8 {
+    match stage {
+        Stage::Vertex => 0,
+        Stage::Fragment => 1,
+    }
+}
+
+/// The entry's file name.
+fn entry_name(build: u128, text: &str, stage: Stage) -> String {
+    let mut k = KeyWriter::new("spirv-cache-entry");
+    k.bytes(&build.to_le_bytes());
+    k.tag(stage_tag(stage));
+    k.str(text);
+    format!("{:032x}.spv", k.finish().0)
+}
+
+/// The header of an entry: everything before its words.
+fn header(build: u128, text: &str, stage: Stage) -> Vec<u8> {
+    let mut h = Vec::with_capacity(MAGIC.len() + 16 + 1 + 8 + text.len() + 8);
+    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(&build.to_le_bytes());
+    h.push(stage_tag(stage));
+    h.extend_from_slice(&(text.len() as u64).to_le_bytes());
+    h.extend_from_slice(text.as_bytes());
+    h
+}
+
+/// [`load`] from `dir` for the build `build`.
+pub fn load_from(dir: &Path, build: u128, text: &str, stage: Stage) -> Option<Vec<u32>> {
+    let path = dir.join(entry_name(build, text, stage));
+    if std::fs::metadata(&path).ok()?.len() > MAX_ENTRY {
+        return None;
+    }
+    let bytes = std::fs::read(&path).ok()?;
+    let rest = bytes.strip_prefix(header(build, text, stage).as_slice())?;
+    let (count, words) = rest.split_first_chunk::<8>()?;
+    let count = usize::try_from(u64::from_le_bytes(*count)).ok()?;
+    if words.len() != count.checked_mul(4)? {
+        return None;
+    }
+    let words: Vec<u32> = words.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect();
+    (words.first() == Some(&SPIRV_MAGIC)).then_some(words)
+}
+
+/// [`store`] into `dir` for the build `build`.
+pub fn store_in(dir: &Path, build: u128, text: &str, stage: Stage, words: &[u32]) {
+    static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let name = entry_name(build, text, stage);
+    let temporary =
+        dir.join(format!(".{name}.{}.{}.tmp", std::process::id(), SEQUENCE.fetch_add(1, Ordering::Relaxed)));
+    let mut bytes = header(build, text, stage);
+    bytes.extend_from_slice(&(words.len() as u64).to_le_bytes());
+    bytes.extend(words.iter().flat_map(|w| w.to_le_bytes()));
+    let written = std::fs::File::create_new(&temporary).and_then(|mut f| f.write_all(&bytes));
+    if written.is_err() || std::fs::rename(&temporary, dir.join(name)).is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WORDS: [u32; 5] = [SPIRV_MAGIC, 0x0001_0000, 8, 42, 0];
+
+    #[test]
+    fn a_stored_entry_is_found_for_the_same_build_stage_and_text_only() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let text = "#version 450\nvoid main() {}\n";
+        assert_eq!(load_from(dir.path(), 7, text, Stage::Vertex), None);
+        store_in(dir.path(), 7, text, Stage::Vertex, &WORDS);
+        assert_eq!(load_from(dir.path(), 7, text, Stage::Vertex), Some(WORDS.to_vec()));
+        assert_eq!(load_from(dir.path(), 7, text, Stage::Fragment), None);
+        assert_eq!(load_from(dir.path(), 8, text, Stage::Vertex), None);
+        assert_eq!(load_from(dir.path(), 7, "#version 450\n", Stage::Vertex), None);
+        // No temporary file is left behind.
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .filter_map(|e| e.ok().map(|e| e.file_name()))
+            .collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    #[test]
+    fn damaged_entries_are_misses() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let text = "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n";
+        store_in(dir.path(), 1, text, Stage::Vertex, &WORDS);
+        let path = dir.path().join(entry_name(1, text, Stage::Vertex));
+        let good = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
+        // Truncated, one byte too many, a wrong word count, the text changed, not SPIR-V.
+        let mut cases: Vec<Vec<u8>> = vec![good[..good.len() - 1].to_vec(), [good.clone(), vec![0]].concat()];
+        let count_at = header(1, text, Stage::Vertex).len();
+        let mut wrong_count = good.clone();
+        wrong_count[count_at] += 1;
+        cases.push(wrong_count);
+        let mut other_text = good.clone();
+        other_text[MAGIC.len() + 16 + 1 + 8] ^= 0x20;
+        cases.push(other_text);
+        let mut not_spirv = good.clone();
+        not_spirv[count_at + 8] ^= 1;
+        cases.push(not_spirv);
+        for bytes in cases {
+            std::fs::write(&path, &bytes).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(load_from(dir.path(), 1, text, Stage::Vertex), None);
+        }
+        std::fs::write(&path, &good).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(load_from(dir.path(), 1, text, Stage::Vertex), Some(WORDS.to_vec()));
+    }
+
+    #[test]
+    fn an_unwritable_directory_is_skipped() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join("a-file");
+        std::fs::write(&file, b"x").unwrap_or_else(|e| panic!("{e}"));
+        // A directory below a regular file cannot be created: nothing happens.
+        store_in(&file.join("cache"), 1, "t", Stage::Fragment, &WORDS);
+        assert_eq!(load_from(&file.join("cache"), 1, "t", Stage::Fragment), None);
+        assert_eq!(std::fs::read(&file).unwrap_or_default(), b"x");
+    }
+}
