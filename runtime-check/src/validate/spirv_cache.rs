@@ -5,16 +5,21 @@
 //!
 //! Where: `$CG2SLANG_CACHE_DIR` if set, else `$XDG_CACHE_HOME/cg2slang/spirv`, else
 //! `$HOME/.cache/cg2slang/spirv`; `CG2SLANG_NO_CACHE` set to anything non-empty turns
-//! it off. One file per (stage, text), named by a digest of them and of the running
-//! executable's size and modification time (a rebuilt binary, maybe with another
-//! glslang, starts afresh). The file holds the stage and the text themselves, and a read
-//! that finds anything else (a digest collision, a truncated or foreign file, another
-//! build) is a miss. Only successful compilations are stored.
+//! it off. Each build of the executable (its size and modification time, digested: a
+//! rebuilt binary, maybe with another glslang, starts afresh) has a directory of its
+//! own there, holding one file per (stage, text) named by a digest of them. The file
+//! holds the stage and the text themselves, and a read that finds anything else (a
+//! digest collision, a truncated or foreign file) is a miss. Only successful
+//! compilations are stored.
+//!
+//! The disk it takes is bounded: when a process first uses the cache and finds more
+//! than [`MAX_BUILDS`] build directories, it deletes the least recently changed of the
+//! others, and only directories that hold nothing but this module's files.
 //!
 //! Never panics and never fails a compilation: an I/O error is a miss or a skipped
 //! write. Writes go to a temporary file in the directory, renamed into place (atomic;
 //! writers of one entry write equal bytes). It writes nothing but its own entries and
-//! deletes nothing.
+//! deletes nothing else.
 
 use super::Stage;
 use crate::reference::memo::KeyWriter;
@@ -32,9 +37,71 @@ const SPIRV_MAGIC: u32 = 0x0723_0203;
 /// The largest entry read (a stage text and its SPIR-V are far smaller).
 const MAX_ENTRY: u64 = 64 << 20;
 
-/// The cache directory and this executable's build identity; `None` when the cache is
-/// off or the executable cannot be examined.
-static PLACE: LazyLock<Option<(PathBuf, u128)>> = LazyLock::new(|| Some((cache_dir()?, build_id()?)));
+/// The build directories kept: this build's and the most recently changed others.
+pub const MAX_BUILDS: usize = 8;
+
+/// This build's directory and identity; `None` when the cache is off or the executable
+/// cannot be examined. Made once per process, pruning the other builds' directories.
+static PLACE: LazyLock<Option<(PathBuf, u128)>> = LazyLock::new(|| {
+    let (root, build) = (cache_dir()?, build_id()?);
+    prune(&root, build, MAX_BUILDS);
+    Some((build_dir(&root, build), build))
+});
+
+/// The directory of the build `build` under the cache root.
+fn build_dir(root: &Path, build: u128) -> PathBuf {
+    root.join(format!("{build:032x}"))
+}
+
+/// Whether `name` is one this module gives an entry or its temporary file.
+fn is_entry_name(name: &str) -> bool {
+    let entry = |n: &str| n.len() == 36 && n.ends_with(".spv") && n[..32].bytes().all(|b| b.is_ascii_hexdigit());
+    entry(name) || (name.starts_with('.') && name.ends_with(".tmp") && name.get(1..37).is_some_and(entry))
+}
+
+/// Deletes the least recently changed build directories under `root` other than
+/// `build`'s, keeping `keep - 1` of them; a directory is touched only if its name is a
+/// build's and it holds nothing but entries.
+pub fn prune(root: &Path, build: u128, keep: usize) {
+    let Ok(dirs) = std::fs::read_dir(root) else { return };
+    let own = format!("{build:032x}");
+    let mut others: Vec<(std::time::SystemTime, PathBuf)> = dirs
+        .filter_map(Result::ok)
+        .filter(|d| {
+            let name = d.file_name();
+            let name = name.to_string_lossy();
+            name.len() == 32 && name.bytes().all(|b| b.is_ascii_hexdigit()) && name != own.as_str()
+        })
+        .filter(|d| d.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|d| Some((d.metadata().ok()?.modified().ok()?, d.path())))
+        .filter(|(_, dir)| entries_only(dir).is_some())
+        .collect();
+    if others.len() < keep {
+        return;
+    }
+    others.sort();
+    let excess = others.len() + 1 - keep;
+    for (_, dir) in others.into_iter().take(excess) {
+        // Read again just before deleting: only entries, then the emptied directory.
+        for file in entries_only(&dir).unwrap_or_default() {
+            let _ = std::fs::remove_file(file);
+        }
+        let _ = std::fs::remove_dir(&dir);
+    }
+}
+
+/// The files of `dir` when it holds nothing but entries (and their temporary files).
+fn entries_only(dir: &Path) -> Option<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for f in std::fs::read_dir(dir).ok()? {
+        let f = f.ok()?;
+        if !(f.file_type().ok()?.is_file() && is_entry_name(&f.file_name().to_string_lossy())) {
+            return None;
+        }
+        files.push(f.path());
+    }
+    Some(files)
+}
 
 /// The SPIR-V stored for `text` of `stage`, if any.
 pub fn load(text: &str, stage: Stage) -> Option<Vec<u32>> {
@@ -187,6 +254,30 @@ mod tests {
         }
         std::fs::write(&path, &good).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(load_from(dir.path(), 1, text, Stage::Vertex), Some(WORDS.to_vec()));
+    }
+
+    #[test]
+    fn pruning_keeps_the_newest_builds_and_only_touches_its_own_directories() {
+        let root = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let text = "#version 450\nvoid main() {}\n";
+        for build in 1..=5u128 {
+            store_in(&build_dir(root.path(), build), build, text, Stage::Vertex, &WORDS);
+            // Distinct modification times, oldest first.
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // A user's directory that looks like a build's but holds another file, and a
+        // directory with another name: neither is touched.
+        let foreign = build_dir(root.path(), 0);
+        std::fs::create_dir_all(&foreign).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(foreign.join("notes.txt"), b"mine").unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(root.path().join("other")).unwrap_or_else(|e| panic!("{e}"));
+        // Build 9 runs, keeping 3 directories: its own and the two newest others (4, 5).
+        prune(root.path(), 9, 3);
+        let alive = |b: u128| build_dir(root.path(), b).exists();
+        assert!(!alive(1) && !alive(2) && !alive(3), "the oldest builds are deleted");
+        assert!(alive(4) && alive(5), "the newest are kept");
+        assert_eq!(load_from(&build_dir(root.path(), 5), 5, text, Stage::Vertex), Some(WORDS.to_vec()));
+        assert!(foreign.join("notes.txt").exists() && root.path().join("other").exists());
     }
 
     #[test]
