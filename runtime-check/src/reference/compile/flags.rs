@@ -345,8 +345,7 @@ fn polynomial_exact(m: &Machine, t: &Target, v: &Cell, h: Bits, operands: Bits, 
     out
 }
 
-/// The lanes of `c` holding an integer of magnitude below 2^24 (`|x| + 2^52 - 2^52`
-/// rounds `|x|` to an integer exactly, so it equals `|x|` exactly for the integers; a
+/// The lanes of `c` holding an integer of magnitude below 2^24 ([`small_integer`]; a
 /// test over all lanes at once, where a per-lane conversion would not vectorise).
 fn small_integer_lanes(c: &Cell) -> Bits {
     let mut out: Bits = 0;
@@ -356,12 +355,12 @@ fn small_integer_lanes(c: &Cell) -> Bits {
     out
 }
 
-/// One lane of [`small_integer_lanes`]: `x` is an integer of magnitude below 2^24.
+/// One lane of [`small_integer_lanes`]: `x` is an integer of magnitude below 2^24
+/// (branch-free: [`hazard::nearest_integer`] leaves exactly the integers unchanged).
 #[inline(always)]
 fn small_integer(x: f64) -> bool {
-    const TWO_52: f64 = 4_503_599_627_370_496.0;
     let a = x.abs();
-    a < 16_777_216.0 && (a + TWO_52) - TWO_52 == a
+    a < 16_777_216.0 && hazard::nearest_integer(a) == a
 }
 
 /// The lanes set in `b`, lowest first.
