@@ -14,12 +14,13 @@
 //! [`super::naga::isolate`]): the Rust bindings `expect` on some impossible-looking
 //! states, and a panic there must not take the CLI down.
 
+use super::glslang_ffi;
 use super::stages::StageSource;
 use super::{Issue, Stage};
 use crate::codes;
 use glslang::{
-    Compiler, CompilerOptions, ShaderInput, ShaderMessage, ShaderSource, ShaderStage, SourceLanguage, SpirvVersion,
-    Target, VulkanVersion,
+    CompilerOptions, ShaderInput, ShaderMessage, ShaderSource, ShaderStage, SourceLanguage, SpirvVersion, Target,
+    VulkanVersion,
 };
 use grammar::Severity;
 use std::collections::HashMap;
@@ -144,9 +145,6 @@ fn compile_uncached(text: &str, stage: Stage) -> Result<Vec<u32>, Vec<Message>> 
 }
 
 fn compile_unisolated(text: &str, stage: Stage) -> Result<Vec<u32>, Vec<Message>> {
-    let Some(compiler) = Compiler::acquire() else {
-        return Err(vec![Message::internal("glslang could not be initialised")]);
-    };
     let source = ShaderSource::from(text);
     let options = CompilerOptions {
         source_language: SourceLanguage::GLSL,
@@ -170,26 +168,36 @@ fn compile_unisolated(text: &str, stage: Stage) -> Result<Vec<u32>, Vec<Message>
             }])
         }
     };
-    let shader = match compiler.create_shader(input) {
-        Ok(shader) => shader,
-        Err(e) => return Err(from_error(&e)),
+    // The crate's checks of the `#version` line stay (`ShaderInput::new` above); the
+    // compile itself preprocesses once (see `glslang_ffi`).
+    drop(input);
+    let stage = match stage {
+        Stage::Vertex => glslang_sys::glslang_stage_t::Vertex,
+        Stage::Fragment => glslang_sys::glslang_stage_t::Fragment,
     };
-    shader.compile().map_err(|e| from_error(&e))
+    let Ok(code) = std::ffi::CString::new(text) else {
+        return Err(vec![Message::internal("the text contains a NUL character")]);
+    };
+    glslang_ffi::compile(&code, &PREAMBLE, stage).map_err(|f| match f {
+        glslang_ffi::Failure::Parse(log) => from_log(&log, "parsing"),
+        glslang_ffi::Failure::Link(log) => from_log(&log, "linking"),
+        glslang_ffi::Failure::Internal(text) => vec![Message::internal(text)],
+    })
 }
 
-fn from_error(e: &glslang::error::GlslangError) -> Vec<Message> {
-    use glslang::error::GlslangError as G;
-    let log = match e {
-        G::PreprocessError(l) | G::ParseError(l) | G::MapIoError(l) | G::LinkError(l) => &l.log,
-        other => return vec![Message::internal(other.to_string())],
-    };
+/// RetroArch's defines as glslang's preamble.
+static PREAMBLE: LazyLock<std::ffi::CString> = LazyLock::new(|| glslang_ffi::preamble(&RETROARCH_DEFINES));
+
+/// The messages of a failed compile's log; `what` failed (parse, link) when the log
+/// names no error.
+fn from_log(log: &str, what: &str) -> Vec<Message> {
     let mut out = parse_log(log);
     if !out.iter().any(|m| m.severity == Severity::Error) {
         let text = log.trim();
         out.push(Message {
             severity: Severity::Error,
             line: None,
-            text: if text.is_empty() { e.to_string() } else { text.to_owned() },
+            text: if text.is_empty() { format!("{what} failed, and glslang gave no log") } else { text.to_owned() },
             internal: false,
         });
     }

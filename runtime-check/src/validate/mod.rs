@@ -24,6 +24,7 @@
 //! [`grammar::FileSystem`] given for includes.
 
 pub mod glslang;
+mod glslang_ffi;
 pub mod interface;
 mod locate;
 pub mod naga;
