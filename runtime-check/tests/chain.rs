@@ -595,3 +595,22 @@ fn the_devices_8_bit_decodes_are_probed_once_and_near_exact() {
     }
     assert_eq!(g.conversions().ok(), Some(t), "measured once, the same afterwards");
 }
+
+#[test]
+fn eight_bit_read_back_is_the_float_read_back_rounded() {
+    use runtime_check::chain::textures::{read_back, read_back_rgba8, Texture};
+    let gpu = gpu();
+    let size = Size::new(16, 16);
+    // Every byte value in every channel, each channel a different permutation.
+    let bytes: Vec<u8> = (0..=255u8).flat_map(|v| [v, 255 - v, v ^ 0x5a, v.wrapping_mul(7)]).collect();
+    for format in
+        [wgpu::TextureFormat::Rgba8Unorm, wgpu::TextureFormat::Rgba8UnormSrgb, wgpu::TextureFormat::Bgra8Unorm]
+    {
+        let t = Texture::new(&gpu, "read-back", size, format, 1);
+        t.write_rgba8(&gpu, &bytes);
+        let floats = read_back(&gpu, &t).unwrap_or_else(|d| panic!("{d:?}"));
+        let (got_size, got) = read_back_rgba8(&gpu, &t).unwrap_or_else(|d| panic!("{d:?}"));
+        assert_eq!(got_size, size);
+        assert_eq!(got, floats.to_rgba8(), "{format:?}");
+    }
+}

@@ -200,7 +200,7 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
             ));
         }
     }
-    let output = match chain.read_output() {
+    let output = match chain.read_output_rgba8() {
         Ok(p) => p,
         Err(d) => {
             reporter.diagnostics(&sources, &[d]);
@@ -220,7 +220,7 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
             }
         }
     }
-    match image_io::encode_png(output.size, &output.to_rgba8()) {
+    match image_io::encode_png(output.0, &output.1) {
         Ok(bytes) if write(&args.out, &bytes, args.force, reporter) => Exit::Clean,
         Ok(_) => Exit::Failure,
         Err(d) => {

@@ -479,6 +479,13 @@ impl FilterChain {
         textures::read_back(&self.gpu, t)
     }
 
+    /// [`Self::read_output`] as 8-bit RGBA (what a PNG of it holds), read without a
+    /// float image in between ([`textures::read_back_rgba8`]).
+    pub fn read_output_rgba8(&self) -> Result<(Size, Vec<u8>), Diagnostic> {
+        let t = self.target.as_ref().ok_or_else(|| Diagnostic::error(codes::E_CHAIN_GPU, "no frame was rendered"))?;
+        textures::read_back_rgba8(&self.gpu, t)
+    }
+
     /// Pass `n`'s output of the last frame (the final image for a pass drawn to the viewport).
     pub fn read_pass(&self, n: usize) -> Result<Pixels, Diagnostic> {
         let to_viewport =

@@ -165,9 +165,29 @@ impl Pixels {
         self.data.get((y as usize) * (self.size.width as usize) + x as usize).copied()
     }
 
-    /// 8-bit RGBA, each channel clamped to [0, 1] and rounded.
+    /// 8-bit RGBA, each channel clamped to [0, 1] and rounded ([`unit_to_u8`]).
     pub fn to_rgba8(&self) -> Vec<u8> {
-        self.data.iter().flat_map(|p| p.map(|c| (c.clamp(0.0, 1.0) * 255.0).round() as u8)).collect()
+        let mut out = Vec::with_capacity(self.data.len() * 4);
+        for p in &self.data {
+            out.extend(p.map(unit_to_u8));
+        }
+        out
+    }
+}
+
+/// `c` clamped to [0, 1], times 255, rounded half away from zero: exactly
+/// `(c.clamp(0.0, 1.0) * 255.0).round() as u8` (NaN gives 0), without the call to
+/// `roundf` that `f32::round` makes on a baseline x86-64 build.
+pub fn unit_to_u8(c: f32) -> u8 {
+    let x = c.clamp(0.0, 1.0) * 255.0;
+    // `x` is in [0, 255] (or NaN, which `as` turns into 0): its integer part and
+    // fraction are exact in f32.
+    let whole = x as u8;
+    let fraction = x - f32::from(whole);
+    if fraction >= 0.5 {
+        whole.saturating_add(1)
+    } else {
+        whole
     }
 }
 
@@ -261,6 +281,56 @@ pub fn read_back(gpu: &Gpu, texture: &Texture) -> Result<Pixels, Diagnostic> {
         y += rows;
     }
     Ok(Pixels { size, data })
+}
+
+/// Reads level 0 of `texture` back as 8-bit RGBA, rows top to bottom: exactly
+/// [`read_back`]`(..).to_rgba8()`. A texture of 8-bit channels is mapped through two
+/// 256-entry tables made with its own decoder (colour and alpha), with no float image
+/// in between (a 1920x1080 frame would be 33 MB of floats); other formats go through
+/// [`read_back`].
+pub fn read_back_rgba8(gpu: &Gpu, texture: &Texture) -> Result<(Size, Vec<u8>), Diagnostic> {
+    use wgpu::TextureFormat as T;
+    let order: [usize; 4] = match texture.format {
+        T::Rgba8Unorm | T::Rgba8UnormSrgb => [0, 1, 2, 3],
+        T::Bgra8Unorm => [2, 1, 0, 3],
+        _ => {
+            let p = read_back(gpu, texture)?;
+            return Ok((p.size, p.to_rgba8()));
+        }
+    };
+    let Some((4, decode)) = decoder(texture.format) else {
+        return Err(Diagnostic::error(codes::E_CHAIN_IMAGE, format!("no decoder for {:?}", texture.format)));
+    };
+    let mut colour = [0u8; 256];
+    let mut alpha = [0u8; 256];
+    for v in 0..=255u8 {
+        let d = decode(&[v; 4]);
+        colour[usize::from(v)] = unit_to_u8(d[0]);
+        alpha[usize::from(v)] = unit_to_u8(d[3]);
+    }
+    let size = texture.size;
+    let unpadded = size.width * 4;
+    let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let padded = unpadded.div_ceil(align) * align;
+    let limit = READ_BACK_BAND_BYTES.min(gpu.device.limits().max_buffer_size);
+    let band = u32::try_from((limit / u64::from(padded)).max(1)).unwrap_or(u32::MAX).min(size.height.max(1));
+    let mut data = Vec::with_capacity(unpadded as usize * size.height as usize);
+    let mut y = 0;
+    while y < size.height {
+        let rows = band.min(size.height - y);
+        read_band(gpu, texture, y, rows, padded, |bytes| {
+            for t in bytes[..unpadded as usize].chunks_exact(4) {
+                data.extend([
+                    colour[usize::from(t[order[0]])],
+                    colour[usize::from(t[order[1]])],
+                    colour[usize::from(t[order[2]])],
+                    alpha[usize::from(t[order[3]])],
+                ]);
+            }
+        })?;
+        y += rows;
+    }
+    Ok((size, data))
 }
 
 /// Copies rows `y..y + rows` of level 0 into one buffer and hands each row's bytes
@@ -358,6 +428,22 @@ pub fn sampler(gpu: &Gpu, s: Sampling, filterable: bool) -> wgpu::Sampler {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unit_to_u8_rounds_as_f32_round_does() {
+        let reference = |c: f32| (c.clamp(0.0, 1.0) * 255.0).round() as u8;
+        let mut cases: Vec<f32> = vec![f32::NAN, -f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0, 0.0, -1.0, 2.0];
+        // Every 257th float in [0, 1], and the floats around each tie k + 0.5.
+        cases.extend((0..=1.0f32.to_bits()).step_by(257).map(f32::from_bits));
+        for k in 0..255u32 {
+            let tie = (k as f32 + 0.5) / 255.0;
+            let bits = tie.to_bits();
+            cases.extend((bits - 4..=bits + 4).map(f32::from_bits));
+        }
+        for c in cases {
+            assert_eq!(unit_to_u8(c), reference(c), "{c:e} ({:#x})", c.to_bits());
+        }
+    }
 
     #[test]
     fn halves() {
