@@ -40,7 +40,7 @@ pub fn decode_rgba8(bytes: &[u8], name: &Path) -> Result<image::RgbaImage, Diagn
     }
     let img = image::load_from_memory_with_format(bytes, format)
         .map_err(|e| image_error(name, format!("not a readable {format:?} image: {e}")))?;
-    Ok(img.to_rgba8())
+    Ok(img.into_rgba8())
 }
 
 /// Decodes an image file's bytes (`name` labels errors) to an input image.
@@ -70,15 +70,19 @@ pub fn load_image(path: &Path) -> Result<InputImage, Diagnostic> {
     decode_image(&bytes, path)
 }
 
-/// Encodes RGBA8 pixels as PNG bytes.
+/// Encodes RGBA8 pixels as PNG bytes (the `image` crate's PNG encoder with its
+/// defaults), straight from the slice.
 pub fn encode_png(size: Size, rgba8: &[u8]) -> Result<Vec<u8>, Diagnostic> {
-    let Some(img) = image::RgbaImage::from_raw(size.width, size.height, rgba8.to_vec()) else {
+    use image::ImageEncoder;
+    let expected = size.width as usize * size.height as usize * 4;
+    if rgba8.len() != expected {
         return Err(Diagnostic::error(codes::E_CHAIN_IMAGE, format!("{} bytes for a {size} image", rgba8.len())));
-    };
-    let mut out = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut out, image::ImageFormat::Png)
+    }
+    let mut out = Vec::with_capacity(expected / 4 + 1024);
+    image::codecs::png::PngEncoder::new(&mut out)
+        .write_image(rgba8, size.width, size.height, image::ExtendedColorType::Rgba8)
         .map_err(|e| Diagnostic::error(codes::E_CHAIN_IMAGE, format!("cannot encode PNG: {e}")))?;
-    Ok(out.into_inner())
+    Ok(out)
 }
 
 #[cfg(test)]
