@@ -7,6 +7,7 @@
 
 use grammar::SourceMap;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Where each output line of a translation came from, and the Cg files it points into.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -16,11 +17,34 @@ pub struct Origins {
     pub lines: Vec<Option<LineOrigin>>,
 }
 
-/// One Cg file as read: the name diagnostics use (`ReportDiagnostic::file`) and its text.
+/// One Cg file as read: the name diagnostics use (`ReportDiagnostic::file`) and its text
+/// (shared by every translation that read the same text, see [`SharedTexts`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CgFile {
     pub name: String,
-    pub text: String,
+    pub text: Arc<str>,
+}
+
+/// The Cg texts of one run, each distinct (name, text) held once: a library's shaders
+/// read the same includes over and over (a copy per translation was a third of
+/// `migrate`'s memory). Equal texts are found by comparing them, never by a digest.
+#[derive(Default)]
+pub struct SharedTexts {
+    by_name: Mutex<HashMap<String, Vec<Arc<str>>>>,
+}
+
+impl SharedTexts {
+    /// The run's copy of `text`, read under `name`.
+    pub fn get(&self, name: &str, text: &str) -> Arc<str> {
+        let mut by_name = self.by_name.lock().unwrap_or_else(PoisonError::into_inner);
+        let texts = by_name.entry(name.to_owned()).or_default();
+        if let Some(t) = texts.iter().find(|t| ***t == *text) {
+            return Arc::clone(t);
+        }
+        let t: Arc<str> = Arc::from(text);
+        texts.push(Arc::clone(&t));
+        t
+    }
 }
 
 /// The Cg lines (1-based, inclusive) one output line came from, in `Origins::files[file]`.
@@ -32,14 +56,15 @@ pub struct LineOrigin {
 }
 
 impl Origins {
-    /// The origins of a translation whose spans point into `sources`.
-    pub fn of(sources: &SourceMap, line_map: &[Option<grammar::Span>]) -> Origins {
+    /// The origins of a translation whose spans point into `sources`; the files' texts
+    /// come from `texts`.
+    pub fn of(sources: &SourceMap, line_map: &[Option<grammar::Span>], texts: &SharedTexts) -> Origins {
         let mut index: HashMap<grammar::FileId, usize> = HashMap::new();
         let mut files = Vec::new();
         for (id, f) in sources.files() {
             if f.kind == grammar::source::FileKind::Real {
                 index.insert(id, files.len());
-                files.push(CgFile { name: f.name.clone(), text: f.text.clone() });
+                files.push(CgFile { name: f.name.clone(), text: texts.get(&f.name, &f.text) });
             }
         }
         let lines = line_map

@@ -8,7 +8,7 @@
 //! writes, never prints; the result does not depend on the thread schedule.
 
 use super::jobs::Job;
-use super::origins::Origins;
+use super::origins::{Origins, SharedTexts};
 use super::report::{report_diagnostics, ReportDiagnostic};
 use super::validate::{validate, Checks, Validation};
 use grammar::{FileSystem, PpOptions, SourceMap};
@@ -48,10 +48,11 @@ pub fn translate_all(
     let by_cg: Vec<(PathBuf, Vec<Job>)> = by_cg.into_iter().collect();
     let total = by_cg.len();
     let done = AtomicUsize::new(0);
+    let texts = SharedTexts::default();
     by_cg
         .par_iter()
         .flat_map_iter(|(cg, jobs)| {
-            let out = translate_file(cg, jobs, fs, validate);
+            let out = translate_file(cg, jobs, fs, validate, &texts);
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             progress(n, total);
             out
@@ -88,7 +89,13 @@ struct Ported {
 /// Every job of one file: the file analysed once per alias set, its jobs ported in
 /// parallel, and each distinct validation run once, in parallel too (a pass shared by
 /// many presets has many jobs, and this file must not be the one long task at the end).
-fn translate_file(cg: &Path, jobs: &[Job], fs: &dyn FileSystem, validate_on: bool) -> Vec<(Job, Outcome)> {
+fn translate_file(
+    cg: &Path,
+    jobs: &[Job],
+    fs: &dyn FileSystem,
+    validate_on: bool,
+    texts: &SharedTexts,
+) -> Vec<(Job, Outcome)> {
     let base = analyze_file(cg, &[], fs);
     let uses_aliases = base.sources.files().any(|(_, f)| f.text.contains("_ALIAS"));
     let mut per_aliases: BTreeMap<Vec<String>, Analysed> = BTreeMap::new();
@@ -157,7 +164,7 @@ fn translate_file(cg: &Path, jobs: &[Job], fs: &dyn FileSystem, validate_on: boo
             for d in diagnostics.iter_mut().filter(|d| d.file.is_empty()) {
                 d.file = cg.display().to_string();
             }
-            let origins = Arc::new(Origins::of(sources, &t.line_map));
+            let origins = Arc::new(Origins::of(sources, &t.line_map, texts));
             (job.clone(), Outcome { text: t.text.clone(), diagnostics, checks: v.checks, origins })
         })
         .collect()

@@ -168,7 +168,7 @@ pub fn run(args: &ReviewArgs, reporter: &Reporter) -> Exit {
     // Pages, in parallel: Cg files coloured once each, shared by the shaders including them.
     let highlighter = highlight::Highlighter::new();
     let files: BTreeMap<&str, &str> =
-        plan.shaders.iter().flat_map(|s| s.origins.files.iter().map(|f| (f.name.as_str(), f.text.as_str()))).collect();
+        plan.shaders.iter().flat_map(|s| s.origins.files.iter().map(|f| (f.name.as_str(), &*f.text))).collect();
     let cg: shader_page::CgCache =
         pool.install(|| files.par_iter().map(|(name, text)| ((*name).to_owned(), highlighter.lines(text))).collect());
     let mut site: Vec<(PathBuf, Vec<u8>)> = pool.install(|| {
