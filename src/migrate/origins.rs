@@ -81,3 +81,23 @@ impl Origins {
         Origins { files, lines }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_equal_text_under_the_same_name_is_shared_and_any_other_is_not() {
+        let texts = SharedTexts::default();
+        let a = texts.get("inc/a.inc", "float f;\n");
+        let again = texts.get("inc/a.inc", &String::from("float f;\n"));
+        assert!(Arc::ptr_eq(&a, &again));
+        let changed = texts.get("inc/a.inc", "float g;\n");
+        assert!(!Arc::ptr_eq(&a, &changed));
+        assert_eq!(&*changed, "float g;\n");
+        let elsewhere = texts.get("inc/b.inc", "float f;\n");
+        assert!(!Arc::ptr_eq(&a, &elsewhere));
+        // The first text is still found after another was added under its name.
+        assert!(Arc::ptr_eq(&a, &texts.get("inc/a.inc", "float f;\n")));
+    }
+}
