@@ -144,14 +144,20 @@ fn compile_uncached(text: &str, stage: Stage) -> Result<Vec<u32>, Vec<Message>> 
     }
 }
 
-fn compile_unisolated(text: &str, stage: Stage) -> Result<Vec<u32>, Vec<Message>> {
-    let source = ShaderSource::from(text);
-    let options = CompilerOptions {
+/// RetroArch's settings in the `glslang` crate's terms (its `#version` checks use them;
+/// [`super::glslang_ffi`] passes the same to glslang's C interface).
+pub(super) fn crate_options() -> CompilerOptions {
+    CompilerOptions {
         source_language: SourceLanguage::GLSL,
         target: Target::Vulkan { version: VulkanVersion::Vulkan1_0, spirv_version: SpirvVersion::SPIRV1_0 },
         version_profile: None,
         messages: ShaderMessage::DEFAULT | ShaderMessage::SPV_RULES | ShaderMessage::VULKAN_RULES,
-    };
+    }
+}
+
+fn compile_unisolated(text: &str, stage: Stage) -> Result<Vec<u32>, Vec<Message>> {
+    let source = ShaderSource::from(text);
+    let options = crate_options();
     let shader_stage = match stage {
         Stage::Vertex => ShaderStage::Vertex,
         Stage::Fragment => ShaderStage::Fragment,

@@ -157,10 +157,7 @@ impl Drop for Program {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glslang::{
-        CompilerOptions, ShaderInput, ShaderMessage, ShaderSource, ShaderStage, SourceLanguage, SpirvVersion, Target,
-        VulkanVersion,
-    };
+    use glslang::{ShaderInput, ShaderSource, ShaderStage};
 
     const DEFINES: [&str; 2] = ["_HAS_ORIGINALASPECT_UNIFORMS", "_HAS_FRAMETIME_UNIFORMS"];
 
@@ -168,12 +165,7 @@ mod tests {
     fn through_the_crate(text: &str, stage: ShaderStage) -> Vec<u32> {
         let compiler = glslang::Compiler::acquire().unwrap_or_else(|| panic!("glslang initialises"));
         let source = ShaderSource::from(text);
-        let options = CompilerOptions {
-            source_language: SourceLanguage::GLSL,
-            target: Target::Vulkan { version: VulkanVersion::Vulkan1_0, spirv_version: SpirvVersion::SPIRV1_0 },
-            version_profile: None,
-            messages: ShaderMessage::DEFAULT | ShaderMessage::SPV_RULES | ShaderMessage::VULKAN_RULES,
-        };
+        let options = crate::validate::glslang::crate_options();
         let defines: Vec<(&str, Option<&str>)> = DEFINES.iter().map(|d| (*d, None)).collect();
         let input = ShaderInput::new(&source, stage, &options, Some(&defines), None).unwrap_or_else(|e| panic!("{e}"));
         let shader = compiler.create_shader(input).unwrap_or_else(|e| panic!("{e}"));
