@@ -165,7 +165,7 @@ impl Pixels {
         self.data.get((y as usize) * (self.size.width as usize) + x as usize).copied()
     }
 
-    /// 8-bit RGBA, each channel clamped to [0, 1] and rounded ([`unit_to_u8`]).
+    /// 8-bit RGBA, each channel clamped to [0, 1] and rounded (`unit_to_u8`).
     pub fn to_rgba8(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.data.len() * 4);
         for p in &self.data {
