@@ -246,8 +246,7 @@ pub fn half_to_f32(h: u16) -> f32 {
 /// each within this and the device's `max_buffer_size` (256 MiB on some adapters).
 const READ_BACK_BAND_BYTES: u64 = 64 << 20;
 
-/// Reads level 0 of `texture` back, in bands of rows so that no buffer exceeds
-/// [`READ_BACK_BAND_BYTES`].
+/// Reads level 0 of `texture` back as floats ([`read_rows`]).
 pub fn read_back(gpu: &Gpu, texture: &Texture) -> Result<Pixels, Diagnostic> {
     let Some((bpp, decode)) = decoder(texture.format) else {
         return Err(Diagnostic::error(
@@ -256,21 +255,28 @@ pub fn read_back(gpu: &Gpu, texture: &Texture) -> Result<Pixels, Diagnostic> {
         ));
     };
     let size = texture.size;
+    let mut data = Vec::with_capacity(size.width as usize * size.height as usize);
+    read_rows(gpu, texture, bpp, |row| data.extend(row.chunks_exact(bpp as usize).map(decode)))?;
+    Ok(Pixels { size, data })
+}
+
+/// Hands each row of level 0 (`bpp` bytes a texel, without the copy's padding) to
+/// `row`, top to bottom, read in bands of rows so that no buffer exceeds
+/// [`READ_BACK_BAND_BYTES`] or the device's `max_buffer_size`.
+fn read_rows(gpu: &Gpu, texture: &Texture, bpp: u32, mut row: impl FnMut(&[u8])) -> Result<(), Diagnostic> {
+    let size = texture.size;
     let unpadded = size.width * bpp;
     let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
     let padded = unpadded.div_ceil(align) * align;
     let limit = READ_BACK_BAND_BYTES.min(gpu.device.limits().max_buffer_size);
     let band = u32::try_from((limit / u64::from(padded)).max(1)).unwrap_or(u32::MAX).min(size.height.max(1));
-    let mut data = Vec::with_capacity(size.width as usize * size.height as usize);
     let mut y = 0;
     while y < size.height {
         let rows = band.min(size.height - y);
-        read_band(gpu, texture, y, rows, padded, |bytes| {
-            data.extend(bytes[..unpadded as usize].chunks_exact(bpp as usize).map(decode));
-        })?;
+        read_band(gpu, texture, y, rows, padded, |bytes| row(&bytes[..unpadded as usize]))?;
         y += rows;
     }
-    Ok(Pixels { size, data })
+    Ok(())
 }
 
 /// Reads level 0 of `texture` back as 8-bit RGBA, rows top to bottom: exactly
@@ -299,27 +305,17 @@ pub fn read_back_rgba8(gpu: &Gpu, texture: &Texture) -> Result<(Size, Vec<u8>), 
         alpha[usize::from(v)] = unit_to_u8(d[3]);
     }
     let size = texture.size;
-    let unpadded = size.width * 4;
-    let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    let padded = unpadded.div_ceil(align) * align;
-    let limit = READ_BACK_BAND_BYTES.min(gpu.device.limits().max_buffer_size);
-    let band = u32::try_from((limit / u64::from(padded)).max(1)).unwrap_or(u32::MAX).min(size.height.max(1));
-    let mut data = Vec::with_capacity(unpadded as usize * size.height as usize);
-    let mut y = 0;
-    while y < size.height {
-        let rows = band.min(size.height - y);
-        read_band(gpu, texture, y, rows, padded, |bytes| {
-            for t in bytes[..unpadded as usize].chunks_exact(4) {
-                data.extend([
-                    colour[usize::from(t[order[0]])],
-                    colour[usize::from(t[order[1]])],
-                    colour[usize::from(t[order[2]])],
-                    alpha[usize::from(t[order[3]])],
-                ]);
-            }
-        })?;
-        y += rows;
-    }
+    let mut data = Vec::with_capacity(size.width as usize * size.height as usize * 4);
+    read_rows(gpu, texture, 4, |row| {
+        for t in row.chunks_exact(4) {
+            data.extend([
+                colour[usize::from(t[order[0]])],
+                colour[usize::from(t[order[1]])],
+                colour[usize::from(t[order[2]])],
+                alpha[usize::from(t[order[3]])],
+            ]);
+        }
+    })?;
     Ok((size, data))
 }
 
