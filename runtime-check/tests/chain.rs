@@ -113,13 +113,34 @@ fn solid(size: Size, c: [u8; 4]) -> InputImage {
     image(size, &vec![c; (size.width * size.height) as usize])
 }
 
+/// Pass 0 copies an 8x8 checkerboard; pass 1 draws it into a 2x2 viewport with nearest
+/// sampling, a quarter of its size on each axis (level of detail 2). Only a pass that
+/// asks for mipmapped input sees the averaged level 2; any other reads level 0 texels.
+#[test]
+fn a_pass_reads_the_mip_chain_of_its_input_only_when_it_asks_for_mipmaps() {
+    let size = Size::new(8, 8);
+    let pixels: Vec<[u8; 4]> =
+        (0..64).map(|i| if (i % 8 + i / 8) % 2 == 0 { [255, 255, 255, 255] } else { [0, 0, 0, 255] }).collect();
+    let input = image(size, &pixels);
+    let run = |mipmap_input: bool| {
+        let second = PassSpec { mipmap_input, ..PassSpec::default() };
+        let mut c = chain(vec![passthrough(scaled(ScaleType::Source, 1.0)), passthrough(second)]);
+        render(&mut c, &input, Size::new(2, 2));
+        rgba8(&output(&c))
+    };
+    let level0 = run(false);
+    assert!(level0.iter().all(|p| p[0] == 0 || p[0] == 255), "{level0:?}");
+    let level2 = run(true);
+    assert!(level2.iter().all(|p| (120..=135).contains(&p[0])), "{level2:?}");
+}
+
 #[test]
 fn pass_through_reproduces_the_input_exactly() {
     let input = noise(Size::new(13, 7), 1);
     // One pass straight to the viewport.
     let mut c = chain(vec![passthrough(PassSpec::default())]);
     render(&mut c, &input, input.size);
-    assert_eq!(output(&c).to_rgba8(), input.rgba8);
+    assert_eq!(output(&c).to_rgba8(), &*input.rgba8);
     // Three passes through framebuffers.
     let mut c = chain(vec![
         passthrough(scaled(ScaleType::Source, 1.0)),
@@ -127,9 +148,9 @@ fn pass_through_reproduces_the_input_exactly() {
         passthrough(PassSpec::default()),
     ]);
     render(&mut c, &input, input.size);
-    assert_eq!(output(&c).to_rgba8(), input.rgba8);
+    assert_eq!(output(&c).to_rgba8(), &*input.rgba8);
     let p0 = c.read_pass(0).unwrap_or_else(|d| panic!("{d:?}"));
-    assert_eq!(p0.to_rgba8(), input.rgba8);
+    assert_eq!(p0.to_rgba8(), &*input.rgba8);
 }
 
 const SIZES: &str = "layout(push_constant) uniform Push { vec4 SourceSize; vec4 OutputSize; vec4 FinalViewportSize; \
@@ -257,7 +278,7 @@ layout(push_constant) uniform Push { vec4 MaskSize; } params;";
     let lut = LutImage {
         name: "Mask".into(),
         size: Size::new(2, 1),
-        rgba8: vec![255, 0, 0, 255, 0, 255, 0, 255],
+        rgba8: vec![255, 0, 0, 255, 0, 255, 0, 255].into(),
         sampling: Sampling { filter: Filter::Nearest, wrap: WrapMode::ClampToEdge, mipmap: false },
     };
     let mut c = chain_with(vec![pass(&fragment(decls, body), PassSpec::default())], vec![lut], Vec::new());
@@ -432,13 +453,13 @@ fn a_slang_preset_from_disk_renders() {
     std::fs::write(dir.join("gain.slang"), SLANG_PASS).unwrap_or_else(|e| panic!("{e}"));
     let input = noise(Size::new(5, 3), 9);
     let dark: Vec<u8> = input.rgba8.chunks_exact(4).flat_map(|p| [p[0] / 2, p[1] / 2, p[2] / 2, 255]).collect();
-    let dark = InputImage { size: input.size, rgba8: dark };
+    let dark = InputImage { size: input.size, rgba8: dark.into() };
     // Default parameter value 1.0: pass-through through a framebuffer and a function
     // taking a sampler2D.
     let desc = load(&dir, "shaders = 2\nshader0 = gain.slang\nscale_type0 = source\nshader1 = gain.slang\n");
     let mut c = FilterChain::new(gpu(), desc).unwrap_or_else(|d| panic!("{d:#?}"));
     render(&mut c, &dark, dark.size);
-    assert_eq!(output(&c).to_rgba8(), dark.rgba8);
+    assert_eq!(output(&c).to_rgba8(), &*dark.rgba8);
     // The preset's value overrides the default: x2 twice, clamped by the unorm targets.
     let desc = load(&dir, "shaders = 1\nshader0 = gain.slang\nparameters = \"Gain\"\nGain = 2.0\n");
     let mut c = FilterChain::new(gpu(), desc).unwrap_or_else(|d| panic!("{d:#?}"));

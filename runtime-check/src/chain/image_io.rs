@@ -50,7 +50,7 @@ pub fn decode_image(bytes: &[u8], name: &Path) -> Result<InputImage, Diagnostic>
     if size.width == 0 || size.height == 0 || size.width > MAX_SIZE || size.height > MAX_SIZE {
         return Err(image_error(name, format!("the image is {size}; sizes from 1 to {MAX_SIZE} are supported")));
     }
-    Ok(InputImage { size, rgba8: rgba.into_raw() })
+    Ok(InputImage { size, rgba8: rgba.into_raw().into() })
 }
 
 pub use translator::preset::files::MAX_IMAGE_BYTES;

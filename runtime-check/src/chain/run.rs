@@ -29,15 +29,17 @@ pub struct ChainPass {
 pub struct LutImage {
     pub name: String,
     pub size: Size,
-    pub rgba8: Vec<u8>,
+    pub rgba8: Arc<[u8]>,
     pub sampling: Sampling,
 }
 
-/// An input frame (RGBA8, rows top to bottom).
+/// An input frame (RGBA8, rows top to bottom). The bytes are shared and immutable, so
+/// a chain knows a frame it was given before by identity ([`Arc::ptr_eq`]) without
+/// comparing its bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InputImage {
     pub size: Size,
-    pub rgba8: Vec<u8>,
+    pub rgba8: Arc<[u8]>,
 }
 
 /// A whole chain to build.
@@ -334,20 +336,22 @@ impl FilterChain {
         }
     }
 
-    fn view(&self, r: Resource, cleared: bool) -> Option<&wgpu::TextureView> {
+    /// The view a pass samples `r` through (see [`Texture::sampled_view`]).
+    fn view(&self, r: Resource, cleared: bool, mipmap: bool) -> Option<&wgpu::TextureView> {
         if cleared {
             return Some(&self.black.view);
         }
-        Some(match r {
-            Resource::Original => &self.input.as_ref()?.view,
-            Resource::History(k) => &self.history.get(k.checked_sub(1)?)?.view,
-            Resource::PassOutput(n) => &self.outputs.get(n)?.as_ref()?.view,
+        let texture = match r {
+            Resource::Original => self.input.as_ref()?,
+            Resource::History(k) => self.history.get(k.checked_sub(1)?)?,
+            Resource::PassOutput(n) => self.outputs.get(n)?.as_ref()?,
             Resource::Feedback(n) => match self.feedback.get(n)? {
-                Some(t) => &t.view,
-                None => &self.black.view,
+                Some(t) => t,
+                None => &self.black,
             },
-            Resource::Lut(i) => &self.luts.get(i)?.view,
-        })
+            Resource::Lut(i) => self.luts.get(i)?,
+        };
+        Some(texture.sampled_view(mipmap))
     }
 
     fn encode(&mut self, plan: &ChainPlan, input: &InputImage) -> Result<(), Diagnostic> {
@@ -386,7 +390,7 @@ impl FilterChain {
             let mut views = Vec::with_capacity(pp.textures.len());
             for t in &pp.textures {
                 let read = p.read(t.resource);
-                let view = read.and_then(|r| self.view(r.resource, r.cleared)).ok_or_else(|| {
+                let view = read.and_then(|r| self.view(r.resource, r.cleared, r.sampling.mipmap)).ok_or_else(|| {
                     Diagnostic::error(
                         codes::E_CHAIN_BINDING,
                         format!(

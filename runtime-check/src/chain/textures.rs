@@ -7,6 +7,7 @@
 use crate::codes;
 use crate::plan::{Filter, Format, Sampling, Size};
 use grammar::Diagnostic;
+use std::sync::Arc;
 use translator::preset::WrapMode;
 
 use super::device::Gpu;
@@ -58,8 +59,8 @@ pub struct Texture {
     pub mip_levels: u32,
     /// One view per mip level, made once (a pass draws into level 0 every frame).
     levels: Vec<wgpu::TextureView>,
-    /// What [`Texture::upload_rgba8`] last wrote to level 0, to skip writing it again.
-    uploaded: Option<Vec<u8>>,
+    /// The frame [`Texture::upload_rgba8`] last wrote to level 0, to skip writing it again.
+    uploaded: Option<Arc<[u8]>>,
 }
 
 impl Texture {
@@ -120,16 +121,23 @@ impl Texture {
     }
 
     /// Writes level 0 of an RGBA8 texture of the same size, unless the last upload
-    /// wrote the same bytes (then the texture holds them already: a held input frame
-    /// is not copied to the GPU again).
-    pub fn upload_rgba8(&mut self, gpu: &Gpu, pixels: &[u8]) {
-        if self.uploaded.as_deref() == Some(pixels) {
+    /// wrote this same frame (the same shared bytes: then the texture holds them
+    /// already, and a held input frame is neither compared nor copied to the GPU again).
+    pub fn upload_rgba8(&mut self, gpu: &Gpu, pixels: &Arc<[u8]>) {
+        if self.uploaded.as_ref().is_some_and(|u| Arc::ptr_eq(u, pixels)) {
             return;
         }
         self.write_rgba8(gpu, pixels);
-        let copy = self.uploaded.get_or_insert_with(Vec::new);
-        copy.clear();
-        copy.extend_from_slice(pixels);
+        self.uploaded = Some(Arc::clone(pixels));
+    }
+
+    /// The view a pass samples: every level when it reads through the mip chain, level
+    /// 0 alone otherwise.
+    pub fn sampled_view(&self, mipmap: bool) -> &wgpu::TextureView {
+        match self.levels.first() {
+            Some(level0) if !mipmap => level0,
+            _ => &self.view,
+        }
     }
 
     /// A view of one mip level.
@@ -389,11 +397,17 @@ fn address(w: WrapMode, border: bool) -> wgpu::AddressMode {
 }
 
 /// The sampler for `s`; `filterable` false forces nearest (integer textures).
+///
+/// Its level of detail is never clamped (RetroArch's and librashader's samplers leave
+/// `maxLod` unclamped): a read without mip mapping binds a view of level 0 alone
+/// ([`Texture::sampled_view`]) instead. The two mean the same; the sampler's form is the
+/// one drivers optimise (llvmpipe compiles a `minLod == maxLod` sampler into a slower
+/// shader, 25 % per frame for a one-pass copy at 1920x1080).
 pub fn sampler(gpu: &Gpu, s: Sampling, filterable: bool) -> wgpu::Sampler {
     let border = gpu.features.contains(wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER);
     let linear = s.filter == Filter::Linear && filterable;
     let filter = if linear { wgpu::FilterMode::Linear } else { wgpu::FilterMode::Nearest };
-    let mip = if linear { wgpu::MipmapFilterMode::Linear } else { wgpu::MipmapFilterMode::Nearest };
+    let mip = if linear && s.mipmap { wgpu::MipmapFilterMode::Linear } else { wgpu::MipmapFilterMode::Nearest };
     let a = address(s.wrap, border);
     gpu.device.create_sampler(&wgpu::SamplerDescriptor {
         label: Some("pass sampler"),
@@ -404,7 +418,7 @@ pub fn sampler(gpu: &Gpu, s: Sampling, filterable: bool) -> wgpu::Sampler {
         min_filter: filter,
         mipmap_filter: mip,
         lod_min_clamp: 0.0,
-        lod_max_clamp: if s.mipmap { 32.0 } else { 0.0 },
+        lod_max_clamp: 32.0,
         compare: None,
         anisotropy_clamp: 1,
         border_color: (a == wgpu::AddressMode::ClampToBorder).then_some(wgpu::SamplerBorderColor::TransparentBlack),
