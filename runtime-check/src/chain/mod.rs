@@ -20,6 +20,8 @@
 //!   array before each indexed read become private globals (no copy per read);
 //! - [`naga_blocks`]: the one statement-by-statement rewrite of a naga body that the
 //!   module repairs above share;
+//! - [`loop_bounds`]: counted loops proven to end, so that wgpu need not guard them
+//!   (the chain's one `unsafe` call, `create_shader_module_trusted`, rests on it);
 //! - [`image_io`]: PNG in and out (writes are atomic);
 //! - [`probe`]: what the device does where Vulkan leaves it free (its sRGB decode),
 //!   measured once per [`Gpu`] for the CPU reference.
@@ -37,6 +39,7 @@ pub mod constant_locals;
 pub mod device;
 pub mod fetch_offset;
 pub mod image_io;
+pub mod loop_bounds;
 pub mod naga_blocks;
 pub mod pipeline;
 pub mod pre_emitted;

@@ -15,7 +15,6 @@ use crate::codes;
 use crate::plan::Resource;
 use grammar::Diagnostic;
 use naga::{Module, ScalarKind};
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// The sampler binding offset of the naga dialect: texture N, sampler N + 16.
@@ -213,10 +212,7 @@ pub fn shader_module(gpu: &Gpu, label: &str, module: &Module) -> Result<wgpu::Sh
         .map_err(|e| Diagnostic::error(codes::E_CHAIN_SHADER, format!("{label}: {e}")))?;
     preflight_spirv(label, &module)?;
     gpu.scoped(&format!("creating the shader module of {label}"), || {
-        gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Naga(Cow::Owned(module)),
-        })
+        super::loop_bounds::create_shader_module(&gpu.device, label, module)
     })
 }
 
