@@ -19,8 +19,9 @@
 //!   `if c { break } else { .. }`): the test runs first on every iteration;
 //! - `c` compares a 32-bit integer function variable `i` (read by a `Load`) with a bound
 //!   that no iteration can change: literals and constants, function arguments, reads of
-//!   uniform, push-constant and handle globals, reads of function variables the loop
-//!   never writes, and pure arithmetic, casts, swizzles and accesses of those;
+//!   uniform, push-constant and handle globals, of function variables the loop never
+//!   writes and of parameters when the loop writes through none, and pure arithmetic,
+//!   casts, swizzles and accesses of those;
 //! - the `continuing` block ends the iteration with `i = i + 1` (or `i = i - 1`), and
 //!   nothing else in the loop writes `i` or hands its pointer to a call;
 //! - `i < bound` with `+ 1` and `i > bound` with `- 1` end for every bound (the counter
@@ -366,6 +367,9 @@ fn read_only_place(
             .try_get(*g)
             .is_ok_and(|v| matches!(v.space, AddressSpace::Uniform | AddressSpace::Immediate | AddressSpace::Handle)),
         Expression::LocalVariable(v) => !written_in_loop(f, body, continuing, *v),
+        // glslang passes every parameter through a pointer to a copy the caller made;
+        // only a write through a pointer parameter could change what it points at.
+        Expression::FunctionArgument(_) => !writes_through_arguments(f, body, continuing),
         Expression::AccessIndex { base, .. } => read_only_place(module, f, body, continuing, *base, depth + 1),
         Expression::Access { base, index } => {
             read_only_place(module, f, body, continuing, *base, depth + 1)
@@ -385,6 +389,34 @@ fn written_in_loop(f: &Function, body: &Block, continuing: &Block, v: Handle<Loc
     walk(body, &mut visit);
     walk(continuing, &mut visit);
     written
+}
+
+/// Whether the loop stores through a pointer parameter of `f` or hands one to a call.
+fn writes_through_arguments(f: &Function, body: &Block, continuing: &Block) -> bool {
+    let through_argument = |p: Handle<Expression>| argument_root(f, p, 0);
+    let mut writes = false;
+    let mut visit = |s: &Statement| match s {
+        Statement::Store { pointer, .. } => writes |= through_argument(*pointer),
+        Statement::Call { arguments, .. } => writes |= arguments.iter().any(|a| through_argument(*a)),
+        _ => {}
+    };
+    walk(body, &mut visit);
+    walk(continuing, &mut visit);
+    writes
+}
+
+/// A pointer expression rooted at one of `f`'s parameters (through accesses).
+fn argument_root(f: &Function, pointer: Handle<Expression>, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return true;
+    }
+    match expr_of(f, pointer) {
+        Some(Expression::FunctionArgument(_)) => true,
+        Some(&(Expression::Access { base, .. } | Expression::AccessIndex { base, .. })) => {
+            argument_root(f, base, depth + 1)
+        }
+        _ => false,
+    }
 }
 
 /// The value of a 32-bit integer literal or constant, or of such a value reinterpreted
@@ -454,6 +486,8 @@ mod tests {
              layout(location = 0) in vec2 vTexCoord;\nlayout(location = 0) out vec4 FragColor;\n\
              layout(set = 0, binding = 2) uniform sampler2D Source;\n\
              float grow(inout int k) {{ k += 1; return float(k); }}\n\
+             float sum(int n) {{ float s = 0.0; for (int i = 0; i < n; i++) {{ s += 1.0; }} return s; }}\n\
+             float sum_grow(int n) {{ float s = 0.0; for (int i = 0; i < n; i++) {{ s += grow(n); }} return s; }}\n\
              void main() {{ vec4 c = vec4(0.0); {body} FragColor = c; }}\n"
         );
         match crate::chain::slang::compile_slang(Path::new("loops.slang"), &text, None) {
@@ -476,6 +510,7 @@ mod tests {
         assert!(terminates(
             "for (int i = 0; i < 4; i++) { for (int j = i; j < 4; j++) { c.x += float(j); if (j == 2) continue; } }"
         ));
+        assert!(terminates("c.x = sum(int(params.Taps));"), "a parameter the loop never writes");
         assert!(terminates("c.x = 1.0;"), "a module without loops has nothing to prove");
     }
 
@@ -485,8 +520,9 @@ mod tests {
         assert!(!terminates("for (int i = 0; i < 16; i++) { c.x += 1.0; i -= 1; }"));
         // The counter handed to a function that writes it.
         assert!(!terminates("for (int i = 0; i < 16; i++) { c.x += grow(i); }"));
-        // A bound the loop changes.
+        // A bound the loop changes, as a variable and as a parameter.
         assert!(!terminates("int n = 4; for (int i = 0; i < n; i++) { n += 1; c.x += 1.0; }"));
+        assert!(!terminates("c.x = sum_grow(int(params.Taps));"));
         // The wrong direction, and a bound the counter can never pass.
         assert!(!terminates("for (int i = 0; i > -5; i++) { c.x += 1.0; }"));
         assert!(!terminates("for (int i = 0; i <= 2147483647; i++) { c.x += 1.0; if (c.x > 9.0) break; }"));
