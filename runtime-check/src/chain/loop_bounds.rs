@@ -380,29 +380,25 @@ fn read_only_place(
 }
 
 fn written_in_loop(f: &Function, body: &Block, continuing: &Block, v: Handle<LocalVariable>) -> bool {
-    let mut written = false;
-    let mut visit = |s: &Statement| match s {
-        Statement::Store { pointer, .. } => written |= root_local(f, *pointer) == Some(v),
-        Statement::Call { arguments, .. } => written |= arguments.iter().any(|a| root_local(f, *a) == Some(v)),
-        _ => {}
-    };
-    walk(body, &mut visit);
-    walk(continuing, &mut visit);
-    written
+    loop_writes(body, continuing, |p| root_local(f, p) == Some(v))
 }
 
-/// Whether the loop stores through a pointer parameter of `f` or hands one to a call.
-fn writes_through_arguments(f: &Function, body: &Block, continuing: &Block) -> bool {
-    let through_argument = |p: Handle<Expression>| argument_root(f, p, 0);
+/// Whether the loop stores through a pointer `hits` accepts or hands one to a call.
+fn loop_writes(body: &Block, continuing: &Block, hits: impl Fn(Handle<Expression>) -> bool) -> bool {
     let mut writes = false;
     let mut visit = |s: &Statement| match s {
-        Statement::Store { pointer, .. } => writes |= through_argument(*pointer),
-        Statement::Call { arguments, .. } => writes |= arguments.iter().any(|a| through_argument(*a)),
+        Statement::Store { pointer, .. } => writes |= hits(*pointer),
+        Statement::Call { arguments, .. } => writes |= arguments.iter().any(|a| hits(*a)),
         _ => {}
     };
     walk(body, &mut visit);
     walk(continuing, &mut visit);
     writes
+}
+
+/// Whether the loop stores through a pointer parameter of `f` or hands one to a call.
+fn writes_through_arguments(f: &Function, body: &Block, continuing: &Block) -> bool {
+    loop_writes(body, continuing, |p| argument_root(f, p, 0))
 }
 
 /// A pointer expression rooted at one of `f`'s parameters (through accesses).
