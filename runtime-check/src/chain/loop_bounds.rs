@@ -174,7 +174,7 @@ fn counted_loop(module: &Module, f: &Function, body: &Block, continuing: &Block)
     if !counter_written_only_by_increment(f, body, continuing, counter) {
         return false;
     }
-    if !invariant(module, f, body, continuing, bound, 0) {
+    if !(Scope { module, f, body, continuing }).invariant(bound, 0) {
         return false;
     }
     match (stay, step) {
@@ -310,72 +310,67 @@ fn counter_written_only_by_increment(
 /// Expressions deeper than this are not followed (the answer is then "not invariant").
 const MAX_DEPTH: usize = 32;
 
-/// `e` has the same value on every iteration of the loop `body`/`continuing`.
-fn invariant(
-    module: &Module,
-    f: &Function,
-    body: &Block,
-    continuing: &Block,
-    e: Handle<Expression>,
-    depth: usize,
-) -> bool {
-    if depth > MAX_DEPTH {
-        return false;
-    }
-    let sub = |e: Handle<Expression>| invariant(module, f, body, continuing, e, depth + 1);
-    let Some(expression) = expr_of(f, e) else { return false };
-    match expression {
-        Expression::Literal(_)
-        | Expression::Constant(_)
-        | Expression::Override(_)
-        | Expression::ZeroValue(_)
-        | Expression::FunctionArgument(_) => true,
-        Expression::Load { pointer } => read_only_place(module, f, body, continuing, *pointer, depth + 1),
-        Expression::As { expr, .. } | Expression::Unary { expr, .. } => sub(*expr),
-        Expression::Swizzle { vector, .. } => sub(*vector),
-        Expression::Splat { value, .. } => sub(*value),
-        Expression::AccessIndex { base, .. } => sub(*base),
-        Expression::Access { base, index } => sub(*base) && sub(*index),
-        Expression::Binary { left, right, .. } => sub(*left) && sub(*right),
-        Expression::Select { condition, accept, reject } => sub(*condition) && sub(*accept) && sub(*reject),
-        Expression::Compose { components, .. } => components.iter().all(|c| sub(*c)),
-        Expression::Math { arg, arg1, arg2, arg3, .. } => {
-            sub(*arg) && [arg1, arg2, arg3].into_iter().flatten().all(|a| sub(*a))
-        }
-        _ => false,
-    }
+/// One loop of one function: what its bound may read.
+struct Scope<'a> {
+    module: &'a Module,
+    f: &'a Function,
+    body: &'a Block,
+    continuing: &'a Block,
 }
 
-/// A place the loop cannot write: a uniform, push-constant or handle global, or a
-/// function variable that nothing in the loop writes or hands to a call (with
-/// invariant indices on the way).
-fn read_only_place(
-    module: &Module,
-    f: &Function,
-    body: &Block,
-    continuing: &Block,
-    pointer: Handle<Expression>,
-    depth: usize,
-) -> bool {
-    if depth > MAX_DEPTH {
-        return false;
-    }
-    let Some(place) = expr_of(f, pointer) else { return false };
-    match place {
-        Expression::GlobalVariable(g) => module
-            .global_variables
-            .try_get(*g)
-            .is_ok_and(|v| matches!(v.space, AddressSpace::Uniform | AddressSpace::Immediate | AddressSpace::Handle)),
-        Expression::LocalVariable(v) => !written_in_loop(f, body, continuing, *v),
-        // glslang passes every parameter through a pointer to a copy the caller made;
-        // only a write through a pointer parameter could change what it points at.
-        Expression::FunctionArgument(_) => !writes_through_arguments(f, body, continuing),
-        Expression::AccessIndex { base, .. } => read_only_place(module, f, body, continuing, *base, depth + 1),
-        Expression::Access { base, index } => {
-            read_only_place(module, f, body, continuing, *base, depth + 1)
-                && invariant(module, f, body, continuing, *index, depth + 1)
+impl Scope<'_> {
+    /// `e` has the same value on every iteration of the loop.
+    fn invariant(&self, e: Handle<Expression>, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
         }
-        _ => false,
+        let sub = |e: Handle<Expression>| self.invariant(e, depth + 1);
+        let Some(expression) = expr_of(self.f, e) else { return false };
+        match expression {
+            Expression::Literal(_)
+            | Expression::Constant(_)
+            | Expression::Override(_)
+            | Expression::ZeroValue(_)
+            | Expression::FunctionArgument(_) => true,
+            Expression::Load { pointer } => self.read_only_place(*pointer, depth + 1),
+            Expression::As { expr, .. } | Expression::Unary { expr, .. } => sub(*expr),
+            Expression::Swizzle { vector, .. } => sub(*vector),
+            Expression::Splat { value, .. } => sub(*value),
+            Expression::AccessIndex { base, .. } => sub(*base),
+            Expression::Access { base, index } => sub(*base) && sub(*index),
+            Expression::Binary { left, right, .. } => sub(*left) && sub(*right),
+            Expression::Select { condition, accept, reject } => sub(*condition) && sub(*accept) && sub(*reject),
+            Expression::Compose { components, .. } => components.iter().all(|c| sub(*c)),
+            Expression::Math { arg, arg1, arg2, arg3, .. } => {
+                sub(*arg) && [arg1, arg2, arg3].into_iter().flatten().all(|a| sub(*a))
+            }
+            _ => false,
+        }
+    }
+
+    /// A place the loop cannot write: a uniform, push-constant or handle global, or a
+    /// function variable that nothing in the loop writes or hands to a call (with
+    /// invariant indices on the way).
+    fn read_only_place(&self, pointer: Handle<Expression>, depth: usize) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        let (f, body, continuing) = (self.f, self.body, self.continuing);
+        let Some(place) = expr_of(f, pointer) else { return false };
+        match place {
+            Expression::GlobalVariable(g) => self.module.global_variables.try_get(*g).is_ok_and(|v| {
+                matches!(v.space, AddressSpace::Uniform | AddressSpace::Immediate | AddressSpace::Handle)
+            }),
+            Expression::LocalVariable(v) => !written_in_loop(f, body, continuing, *v),
+            // glslang passes every parameter through a pointer to a copy the caller made;
+            // only a write through a pointer parameter could change what it points at.
+            Expression::FunctionArgument(_) => !writes_through_arguments(f, body, continuing),
+            Expression::AccessIndex { base, .. } => self.read_only_place(*base, depth + 1),
+            Expression::Access { base, index } => {
+                self.read_only_place(*base, depth + 1) && self.invariant(*index, depth + 1)
+            }
+            _ => false,
+        }
     }
 }
 
