@@ -16,14 +16,16 @@
 //! shape, in naga's terms:
 //!
 //! - the loop body starts (after `Emit`s) with `if c { .. } else { break }` (or
-//!   `if c { break } else { .. }`): the test runs first on every iteration;
+//!   `if c { break } else { .. }`): the test runs first on every iteration, and `c` and
+//!   its reads of the counter are evaluated there, not before the loop;
 //! - `c` compares a 32-bit integer function variable `i` (read by a `Load`) with a bound
 //!   that no iteration can change: literals and constants, function arguments, reads of
 //!   uniform, push-constant and handle globals, of function variables the loop never
 //!   writes and of parameters when the loop writes through none, and pure arithmetic,
 //!   casts, swizzles and accesses of those;
-//! - the `continuing` block ends the iteration with `i = i + 1` (or `i = i - 1`), and
-//!   nothing else in the loop writes `i` or hands its pointer to a call;
+//! - the `continuing` block ends the iteration with `i = i + 1` (or `i = i - 1`),
+//!   evaluated in that block, and nothing else in the loop writes `i` or hands its
+//!   pointer to a call;
 //! - `i < bound` with `+ 1` and `i > bound` with `- 1` end for every bound (the counter
 //!   reaches it before it could wrap); `i <= bound` and `i >= bound` only with a
 //!   constant bound short of the type's largest (smallest) value.
@@ -169,6 +171,9 @@ impl Stay {
 fn counted_loop(module: &Module, f: &Function, body: &Block, continuing: &Block) -> bool {
     let Some((condition, exit_on_true)) = leading_test(body) else { return false };
     let Some((counter, stay, bound)) = comparison(f, condition, exit_on_true) else { return false };
+    if !counter_read_at_head(f, body, condition) {
+        return false;
+    }
     let Some(kind) = counter_kind(module, f, counter) else { return false };
     let Some(step) = increment(module, f, continuing, counter) else { return false };
     if !counter_written_only_by_increment(f, body, continuing, counter) {
@@ -190,6 +195,11 @@ fn counted_loop(module: &Module, f: &Function, body: &Block, continuing: &Block)
 fn leading_test(body: &Block) -> Option<(Handle<Expression>, bool)> {
     let first = body.iter().find(|s| !matches!(s, Statement::Emit(_)))?;
     let Statement::If { condition, accept, reject } = first else { return None };
+    // The test must read the counter afresh on each iteration: it is evaluated by an
+    // `Emit` at the head of this body, not before the loop.
+    if !emitted_before(body, *condition, |s| std::ptr::eq(s, first)) {
+        return None;
+    }
     let only_break = |b: &Block| {
         let mut it = b.iter().filter(|s| !matches!(s, Statement::Emit(_)));
         matches!((it.next(), it.next()), (Some(Statement::Break), None))
@@ -201,6 +211,36 @@ fn leading_test(body: &Block) -> Option<(Handle<Expression>, bool)> {
     } else {
         None
     }
+}
+
+/// Whether `e` lies in an `Emit` of `block`'s top level before the first statement
+/// `stop` accepts.
+fn emitted_before(block: &Block, e: Handle<Expression>, stop: impl Fn(&Statement) -> bool) -> bool {
+    let index = e.index();
+    for s in block.iter() {
+        if stop(s) {
+            return false;
+        }
+        if let Statement::Emit(range) = s {
+            let r = range.index_range();
+            if (r.start as usize..r.end as usize).contains(&index) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The loads of the test (the comparison, through a `!`) are evaluated at the head of
+/// the loop body, so each iteration compares the counter's current value.
+fn counter_read_at_head(f: &Function, body: &Block, condition: Handle<Expression>) -> bool {
+    let at_head = |e: Handle<Expression>| emitted_before(body, e, |s| matches!(s, Statement::If { .. }));
+    let mut c = condition;
+    if let Some(&Expression::Unary { op: naga::UnaryOperator::LogicalNot, expr }) = expr_of(f, c) {
+        c = expr;
+    }
+    let Some(&Expression::Binary { left, right, .. }) = expr_of(f, c) else { return false };
+    at_head(c) && [left, right].into_iter().filter(|&e| loaded_local(f, e).is_some()).all(at_head)
 }
 
 /// `condition` (negated when it leaves the loop) as `counter OP bound`, the counter a
@@ -276,6 +316,15 @@ fn increment(module: &Module, f: &Function, continuing: &Block, counter: Handle<
         return None;
     }
     let Some(&Expression::Binary { op, left, right }) = expr_of(f, value) else { return None };
+    // `i + 1` and its read of `i` evaluated in this block, on each iteration.
+    let store = |s: &Statement| matches!(s, Statement::Store { value: v, .. } if *v == value);
+    if ![value, left, right]
+        .into_iter()
+        .filter(|&e| loaded_local(f, e).is_some() || e == value)
+        .all(|e| emitted_before(continuing, e, store))
+    {
+        return None;
+    }
     let step = |operand| integer_value(module, f, operand);
     match op {
         naga::BinaryOperator::Add if loaded_local(f, left) == Some(counter) => step(right),
@@ -525,5 +574,50 @@ mod tests {
         assert!(!terminates(
             "for (int i = 0; i < 4; i++) { c.x += 1.0; } for (float x = 0.0; x < 4.0; x += 1.0) { c.y += x; }"
         ));
+    }
+
+    /// `module` with the leading `Emit`s of its first loop's body (`from_body`) or
+    /// continuing block moved to just before the loop: the test or the increment then
+    /// reads the counter once, before the loop, and the loop never ends.
+    fn hoist_first_loop_emits(module: &mut naga::Module, from_body: bool) -> bool {
+        for (_, f) in module.functions.iter_mut() {
+            let position = f.body.iter().position(|s| matches!(s, Statement::Loop { .. }));
+            let Some(k) = position else { continue };
+            let mut hoisted = Block::new();
+            for (s, _) in f.body.span_iter_mut() {
+                if let Statement::Loop { body, continuing, .. } = s {
+                    let block = if from_body { body } else { continuing };
+                    let n = block.iter().take_while(|s| matches!(s, Statement::Emit(_))).count();
+                    let mut rest = std::mem::take(block);
+                    let tail: Vec<_> = std::mem::take(&mut rest).span_into_iter().collect();
+                    for (i, (st, span)) in tail.into_iter().enumerate() {
+                        if i < n {
+                            hoisted.push(st, span)
+                        } else {
+                            block.push(st, span)
+                        }
+                    }
+                    break;
+                }
+            }
+            f.body.splice(k..k, hoisted);
+            return true;
+        }
+        false
+    }
+
+    #[test]
+    fn a_test_or_increment_evaluated_before_the_loop_is_refused() {
+        let source = "for (int i = 0; i < 16; i++) { c.x += 1.0; }";
+        assert!(every_loop_terminates(&fragment(source)));
+        for from_body in [true, false] {
+            let mut m = fragment(source);
+            assert!(hoist_first_loop_emits(&mut m, from_body), "the shader has a loop in a function");
+            assert!(
+                !every_loop_terminates(&m),
+                "hoisted from the {}",
+                if from_body { "body" } else { "continuing block" }
+            );
+        }
     }
 }
