@@ -170,10 +170,7 @@ impl Stay {
 /// The loop `body`/`continuing` of `f` has the counted shape and ends.
 fn counted_loop(module: &Module, f: &Function, body: &Block, continuing: &Block) -> bool {
     let Some((condition, exit_on_true)) = leading_test(body) else { return false };
-    let Some((counter, stay, bound)) = comparison(f, condition, exit_on_true) else { return false };
-    if !counter_read_at_head(f, body, condition) {
-        return false;
-    }
+    let Some((counter, stay, bound)) = comparison(f, body, condition, exit_on_true) else { return false };
     let Some(kind) = counter_kind(module, f, counter) else { return false };
     let Some(step) = increment(module, f, continuing, counter) else { return false };
     if !counter_written_only_by_increment(f, body, continuing, counter) {
@@ -195,11 +192,6 @@ fn counted_loop(module: &Module, f: &Function, body: &Block, continuing: &Block)
 fn leading_test(body: &Block) -> Option<(Handle<Expression>, bool)> {
     let first = body.iter().find(|s| !matches!(s, Statement::Emit(_)))?;
     let Statement::If { condition, accept, reject } = first else { return None };
-    // The test must read the counter afresh on each iteration: it is evaluated by an
-    // `Emit` at the head of this body, not before the loop.
-    if !emitted_before(body, *condition, |s| std::ptr::eq(s, first)) {
-        return None;
-    }
     let only_break = |b: &Block| {
         let mut it = b.iter().filter(|s| !matches!(s, Statement::Emit(_)));
         matches!((it.next(), it.next()), (Some(Statement::Break), None))
@@ -231,25 +223,18 @@ fn emitted_before(block: &Block, e: Handle<Expression>, stop: impl Fn(&Statement
     false
 }
 
-/// The loads of the test (the comparison, through a `!`) are evaluated at the head of
-/// the loop body, so each iteration compares the counter's current value.
-fn counter_read_at_head(f: &Function, body: &Block, condition: Handle<Expression>) -> bool {
-    let at_head = |e: Handle<Expression>| emitted_before(body, e, |s| matches!(s, Statement::If { .. }));
-    let mut c = condition;
-    if let Some(&Expression::Unary { op: naga::UnaryOperator::LogicalNot, expr }) = expr_of(f, c) {
-        c = expr;
-    }
-    let Some(&Expression::Binary { left, right, .. }) = expr_of(f, c) else { return false };
-    at_head(c) && [left, right].into_iter().filter(|&e| loaded_local(f, e).is_some()).all(at_head)
-}
-
 /// `condition` (negated when it leaves the loop) as `counter OP bound`, the counter a
-/// function variable read by a `Load`.
+/// function variable read by a `Load`. The test, its comparison and its reads of
+/// variables must be evaluated by `Emit`s at the head of `body` (before the test), so
+/// that each iteration compares the counter's current value, not one read before the
+/// loop.
 fn comparison(
     f: &Function,
+    body: &Block,
     condition: Handle<Expression>,
     exit_on_true: bool,
 ) -> Option<(Handle<LocalVariable>, Stay, Handle<Expression>)> {
+    let at_head = |e: Handle<Expression>| emitted_before(body, e, |s| matches!(s, Statement::If { .. }));
     let mut negate = exit_on_true;
     let mut c = condition;
     if let Some(&Expression::Unary { op: naga::UnaryOperator::LogicalNot, expr }) = expr_of(f, c) {
@@ -257,6 +242,10 @@ fn comparison(
         c = expr;
     }
     let Some(&Expression::Binary { op, left, right }) = expr_of(f, c) else { return None };
+    let reads_at_head = [left, right].into_iter().filter(|&e| loaded_local(f, e).is_some()).all(at_head);
+    if !(at_head(condition) && at_head(c) && reads_at_head) {
+        return None;
+    }
     let mut stay = Stay::of(op)?;
     if negate {
         stay = stay.negated();
