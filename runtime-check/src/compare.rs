@@ -10,8 +10,10 @@
 //! - [`translate_cgp`]: a loaded `.cgp` to a [`ChainDesc`] of in-memory naga modules
 //!   (every pass translated as `migrate` does; the canonical text compiled by glslang
 //!   to SPIR-V as RetroArch does, then read by naga, see [`crate::chain::slang`]; where
-//!   naga's SPIR-V front end cannot read glslang's output, the pass's naga dialect);
-//!   [`render_new`] renders it, [`render_old_detailed`] renders the Cg original.
+//!   naga's SPIR-V front end cannot read glslang's output, the pass's naga dialect),
+//!   scheduled by the `.slangp` `migrate` writes for it, read back ([`as_migrated`]) and
+//!   run by the slang runtime's rules; [`render_new`] renders it, [`render_old_detailed`]
+//!   renders the Cg original by the Cg runtime's rules ([`crate::plan::Runtime`]).
 //!
 //! **Metric definitions.** Every metric is over the **RGB** channels only: the final
 //! image is what RetroArch shows, and the display ignores alpha. Channels are clamped
@@ -295,7 +297,14 @@ pub fn translate_cgp_routed(
 ) -> Result<ChainDesc, Vec<Diagnostic>> {
     let preset_parameters =
         translator::preset::declared_parameters(preset, fs, &translator::preset::ParameterCache::default());
-    assemble(preset, &mut |i, p| {
+    let migrated = as_migrated(preset)?;
+    assemble(&migrated, &mut |i, _| {
+        let Some(p) = preset.passes.get(i) else {
+            return Err(vec![Diagnostic::error(
+                codes::E_CHAIN_PRESET,
+                "the written .slangp has more passes than the .cgp",
+            )]);
+        };
         let context = preset.pass_context(i);
         let note = |d: Diagnostic| d.with_note(format!("pass {i} of the preset ({})", p.shader_resolved.display()));
         let key = (p.shader_resolved.clone(), context, preset_parameters.clone());
@@ -354,6 +363,42 @@ pub fn translate_cgp_routed(
     })
 }
 
+/// `preset` as the slang runtime will see it: the `.slangp` that `migrate` writes for it
+/// (the same writer, so its porting of the preset's settings is under test too), read
+/// back by the `.slangp` reader, with the shader and LUT paths of the `.cgp` (the
+/// shaders are translated from the Cg files, the LUTs read where the `.cgp` found them).
+pub fn as_migrated(preset: &Preset) -> Result<Preset, Vec<Diagnostic>> {
+    let shaders: Vec<String> = (0..preset.passes.len()).map(|i| format!("pass{i}.slang")).collect();
+    let luts: Vec<String> = (0..preset.textures.len()).map(|j| format!("lut{j}.png")).collect();
+    let text = translator::preset::write_slangp(preset, &shaders, &luts);
+    let mut sources = SourceMap::new();
+    let (back, diags) = translator::preset::parse_slangp_str(&mut sources, "migrated.slangp", &text);
+    let failed = |why: String| {
+        vec![Diagnostic::error(
+            codes::E_CHAIN_PRESET,
+            format!("the .slangp written for this preset does not read back: {why}"),
+        )]
+    };
+    if let Some(d) = diags.iter().find(|d| d.is_error()) {
+        return Err(failed(d.message.clone()));
+    }
+    let Some(mut back) = back else { return Err(failed("no preset".into())) };
+    if back.passes.len() != preset.passes.len() || back.textures.len() != preset.textures.len() {
+        return Err(failed("the passes or LUTs differ in number".into()));
+    }
+    for (b, p) in back.passes.iter_mut().zip(&preset.passes) {
+        b.shader.clone_from(&p.shader);
+        b.shader_resolved.clone_from(&p.shader_resolved);
+    }
+    for (b, l) in back.textures.iter_mut().zip(&preset.textures) {
+        b.path.clone_from(&l.path);
+        b.resolved.clone_from(&l.resolved);
+    }
+    back.path.clone_from(&preset.path);
+    back.root.clone_from(&preset.root);
+    Ok(back)
+}
+
 /// The modules of a pass from its naga dialect (naga's GLSL front end), with the
 /// metadata of its canonical `text`; `None` when naga does not accept a stage.
 fn naga_dialect_pass(text: &str, naga: Option<&translator::translate::NagaStages>) -> Option<SlangPass> {
@@ -385,8 +430,8 @@ pub const MAX_COMPARE_PIXELS: u64 = 1 << 26;
 /// [`MAX_COMPARE_PIXELS`]. A preset the planner refuses passes here (the renderers
 /// report it).
 pub fn check_pixel_budget(preset: &Preset, input: Size, viewport: Size) -> Result<(), Diagnostic> {
-    use crate::plan::{plan, ChainSpec, Frame};
-    let spec = ChainSpec::from_preset(preset, &vec![Size::new(1, 1); preset.textures.len()]);
+    use crate::plan::{plan, ChainSpec, Frame, Runtime};
+    let spec = ChainSpec::from_preset(preset, &vec![Size::new(1, 1); preset.textures.len()], Runtime::Cg);
     let frame = Frame { index: 0, direction: 1, input, previous_inputs: Vec::new(), viewport };
     let Ok(schedule) = plan(&spec, &frame) else { return Ok(()) };
     let area = |s: Size| u64::from(s.width) * u64::from(s.height);

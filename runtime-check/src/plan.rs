@@ -16,9 +16,13 @@
 //!   scale type is source × 1, or the viewport when it is the last pass;
 //! - a last pass *with* a scale type renders into a framebuffer at its scale and a stock
 //!   stretch pass ([`Stretch`]) draws that to the viewport (nearest, clamp to edge);
-//! - formats: for a pass with a scale type sRGB > float > `#pragma format` > RGBA8 unorm;
-//!   without one `#pragma format` only; the unscaled last pass renders to the output
-//!   (RGBA8 unorm, its `#pragma format` ignored);
+//! - formats ([`pass_format`]): the unscaled last pass renders to the output (RGBA8
+//!   unorm, its `#pragma format` ignored). Every other pass renders into a framebuffer
+//!   whose format the spec's [`Runtime`] decides (runtime sheet §8). Slang (RetroArch's
+//!   Vulkan runtime): for a pass with a scale type sRGB > float (RGBA16F) > `#pragma
+//!   format` > RGBA8 unorm, without one `#pragma format` only (the flags are ignored).
+//!   Cg (RetroArch's GL runtime, which the reference renders the original by): float
+//!   (RGBA32F) > sRGB > RGBA8 unorm, with or without a scale type;
 //! - samplers take the filter/wrap/mip settings of the *consuming* pass: `Source` and
 //!   `PassOutput(n)` those of pass n+1, `Original`/`History` those of pass 0,
 //!   `Feedback(n)` pass n's own, LUTs their own (linear by default); an absent
@@ -232,18 +236,30 @@ pub struct LutSpec {
     pub sampling: Sampling,
 }
 
+/// The runtime whose rules decide what a preset leaves to it: the framebuffer formats
+/// ([`pass_format`]; runtime sheet §8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Runtime {
+    /// RetroArch's slang runtime (Vulkan): what a migrated `.slangp` runs on.
+    #[default]
+    Slang,
+    /// RetroArch's Cg runtime (GL): what a `.cgp` ran on.
+    Cg,
+}
+
 /// The chain: passes in order and LUTs.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ChainSpec {
     pub passes: Vec<PassSpec>,
     pub luts: Vec<LutSpec>,
+    pub runtime: Runtime,
 }
 
 impl ChainSpec {
-    /// The spec of a loaded preset. `lut_sizes[i]` is the size of LUT i's image (1×1
-    /// when missing). Shader facts (`format`, `#pragma name` when no alias, `reads`) are
-    /// left for the caller to fill in.
-    pub fn from_preset(preset: &Preset, lut_sizes: &[Size]) -> ChainSpec {
+    /// The spec of a loaded preset, run by `runtime`. `lut_sizes[i]` is the size of LUT
+    /// i's image (1×1 when missing). Shader facts (`format`, `#pragma name` when no
+    /// alias, `reads`) are left for the caller to fill in.
+    pub fn from_preset(preset: &Preset, lut_sizes: &[Size], runtime: Runtime) -> ChainSpec {
         let passes = preset
             .passes
             .iter()
@@ -274,7 +290,7 @@ impl ChainSpec {
                 },
             })
             .collect();
-        ChainSpec { passes, luts }
+        ChainSpec { passes, luts, runtime }
     }
 
     /// The alias of each pass (`None` when it has none).
@@ -523,22 +539,22 @@ pub fn pass_sizes(spec: &ChainSpec, input: Size, viewport: Size) -> Vec<Size> {
     out
 }
 
-/// The render-target format of pass `i` (see the module docs).
+/// The render-target format of pass `i` under the spec's [`Runtime`] (see the module
+/// docs).
 pub fn pass_format(spec: &ChainSpec, i: usize) -> Format {
     let Some(p) = spec.passes.get(i) else { return Format::R8G8B8A8Unorm };
-    let last = i + 1 == spec.passes.len();
-    if p.scale.is_none() {
-        if last {
-            return Format::R8G8B8A8Unorm;
-        }
-        return p.format.unwrap_or(Format::R8G8B8A8Unorm);
+    if p.scale.is_none() && i + 1 == spec.passes.len() {
+        return Format::R8G8B8A8Unorm;
     }
-    if p.srgb_framebuffer {
-        Format::R8G8B8A8Srgb
-    } else if p.float_framebuffer {
-        Format::R16G16B16A16Sfloat
-    } else {
-        p.format.unwrap_or(Format::R8G8B8A8Unorm)
+    let shader_format = p.format.unwrap_or(Format::R8G8B8A8Unorm);
+    match spec.runtime {
+        Runtime::Slang if p.scale.is_none() => shader_format,
+        Runtime::Slang if p.srgb_framebuffer => Format::R8G8B8A8Srgb,
+        Runtime::Slang if p.float_framebuffer => Format::R16G16B16A16Sfloat,
+        Runtime::Slang => shader_format,
+        Runtime::Cg if p.float_framebuffer => Format::R32G32B32A32Sfloat,
+        Runtime::Cg if p.srgb_framebuffer => Format::R8G8B8A8Srgb,
+        Runtime::Cg => Format::R8G8B8A8Unorm,
     }
 }
 

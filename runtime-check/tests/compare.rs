@@ -177,3 +177,40 @@ fn a_run_cache_of_the_new_side_changes_no_comparison() {
     // Every pass of both presets was compiled once and kept.
     assert!(cache.slang.len() >= 2, "{} compiled passes kept", cache.slang.len());
 }
+
+/// `srgb_framebuffer0` on a pass without a scale type: the Cg runtime honoured it, the
+/// slang runtime honours it only with a scale type. Old/new runs the `.slangp` that
+/// `migrate` writes (with its explicit source x1 scale) by the slang runtime's rules and
+/// the original by the Cg runtime's, so the flag is in force on both sides; the chain
+/// without the written scale stores the linear light in 8-bit unorm and loses the dark
+/// end, which the comparison would have shown.
+#[test]
+fn a_framebuffer_flag_without_a_scale_type_is_in_force_on_both_sides() {
+    use runtime_check::plan::{plan, ChainSpec, Format, Frame, Runtime};
+    let name = "linear-srgb-unscaled.cgp";
+    let dir = support::corpus();
+    let mut sources = SourceMap::new();
+    let (preset, diags) = translator::preset::load_cgp(&mut sources, &dir.join(name), &RealFs);
+    let preset = preset.unwrap_or_else(|| panic!("{diags:?}"));
+    let frame = Frame::first(Size::new(64, 48), Size::new(64, 48));
+    let format = |spec: &ChainSpec| plan(spec, &frame).expect("plan").passes[0].format;
+    let migrated = compare::as_migrated(&preset).expect("reads back");
+    assert_eq!(format(&ChainSpec::from_preset(&preset, &[], Runtime::Cg)), Format::R8G8B8A8Srgb);
+    assert_eq!(format(&ChainSpec::from_preset(&preset, &[], Runtime::Slang)), Format::R8G8B8A8Unorm);
+    assert_eq!(format(&ChainSpec::from_preset(&migrated, &[], Runtime::Slang)), Format::R8G8B8A8Srgb);
+
+    let c = compare_on_card(name, 1, compare::Shared::default(), false);
+    let t = Thresholds::default();
+    assert!(c.metrics.passes(&t), "{}", c.metrics.verdict(&t));
+    assert!(c.metrics.max_abs_error_255() <= 2.0, "{}", c.metrics.verdict(&t));
+
+    let mut desc = compare::translate_cgp(&mut sources, &preset, &RealFs).expect("translates");
+    assert_eq!(desc.passes[0].spec.scale, migrated.passes[0].scale);
+    desc.passes[0].spec.scale = None;
+    let card = image_io::load_image(&dir.join("images/testcard_64x48.png")).expect("card");
+    let gpu = support::gpu(AdapterChoice::PreferHardware);
+    let unscaled = compare::render_new(gpu, desc, &[card], 1, Size::new(64, 48)).expect("renders");
+    let m = metrics(&c.old, &unscaled).expect("same size");
+    eprintln!("as migrated: {}; without the scale: {}", c.metrics.verdict(&t), m.verdict(&t));
+    assert!(m.max_abs_error_255() >= 8.0, "the flag made no difference: {}", m.verdict(&t));
+}

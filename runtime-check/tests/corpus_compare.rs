@@ -86,8 +86,9 @@ fn line(name: &str, c: &Comparison) -> String {
 /// compiles shaders with LLVM for the host processor, so its rounding follows the
 /// host's vector instructions: on a host with AVX-512 (measured 2026-11-26, Mesa
 /// 22.3.6, LLVM 15.0.6, "256 bits") blur-srgb is 76 dB where a host without it gave
-/// 78 dB, and wrap-modes is 1/255 off at 94 dB where it was identical. Each kind of host
-/// keeps its own snapshot; the verdicts and the thresholds are the same for both.
+/// 78 dB, and wrap-modes was 1/255 off at 94 dB where it was identical (while its pass 1
+/// still had an sRGB target). Each kind of host keeps its own snapshot; the verdicts and
+/// the thresholds are the same for both.
 fn metrics_snapshot() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx512f") {

@@ -101,6 +101,7 @@ fn main() {
                             WriteNote::ExplicitSourceScale { .. } => {
                                 "explicit source x1 scale added (float/sRGB flag kept)"
                             }
+                            WriteNote::SrgbBeatenByFloat { .. } => "sRGB flag beaten by the float flag not written",
                             WriteNote::UnlistedValuesDropped(_) => "unlisted parameter values dropped",
                             WriteNote::MissingShaderPath { .. } => "shader path derived",
                             WriteNote::MissingLutPath { .. } => "LUT path kept",
@@ -117,7 +118,7 @@ fn main() {
                             (x.filter_linear, x.wrap_mode, x.mipmap_input, &x.alias, x.frame_count_mod)
                                 == (y.filter_linear, y.wrap_mode, y.mipmap_input, &y.alias, y.frame_count_mod)
                                 && (x.float_framebuffer, x.srgb_framebuffer)
-                                    == (y.float_framebuffer, y.srgb_framebuffer)
+                                    == (y.float_framebuffer, y.srgb_framebuffer && !y.float_framebuffer)
                                 && (x.scale == y.scale || y.scale.is_none())
                         })
                         && b.textures.len() == p.textures.len()

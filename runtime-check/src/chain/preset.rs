@@ -11,7 +11,7 @@ use super::image_io;
 use super::run::{ChainDesc, ChainPass, LutImage};
 use super::slang::{load_slang, SlangPass};
 use crate::codes;
-use crate::plan::{ChainSpec, Format, Size};
+use crate::plan::{ChainSpec, Format, Runtime, Size};
 use grammar::{Diagnostic, FileSystem, SourceMap};
 use std::path::Path;
 use translator::preset::{Pass as PresetPass, Preset};
@@ -87,7 +87,7 @@ pub fn assemble(preset: &Preset, load_pass: &mut PassLoader<'_>) -> Result<Chain
         }
     }
     let sizes: Vec<Size> = luts.iter().map(|i| i.size).collect();
-    let spec = ChainSpec::from_preset(preset, &sizes);
+    let spec = ChainSpec::from_preset(preset, &sizes, Runtime::Slang);
     let mut passes = Vec::new();
     for (i, (p, mut ps)) in preset.passes.iter().zip(spec.passes).enumerate() {
         match load_pass(i, p) {

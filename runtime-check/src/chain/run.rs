@@ -95,6 +95,7 @@ impl FilterChain {
                 .iter()
                 .map(|l| plan::LutSpec { name: l.name.clone(), size: l.size, sampling: l.sampling })
                 .collect(),
+            runtime: plan::Runtime::Slang,
         };
         let aliases = spec.aliases();
         let lut_names = spec.lut_names();

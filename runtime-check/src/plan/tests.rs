@@ -13,7 +13,7 @@ fn pass(scale: Option<Scale>) -> PassSpec {
 }
 
 fn spec(passes: Vec<PassSpec>) -> ChainSpec {
-    ChainSpec { passes, luts: Vec::new() }
+    ChainSpec { passes, luts: Vec::new(), runtime: Runtime::Slang }
 }
 
 fn plan_ok(spec: &ChainSpec, frame: &Frame) -> ChainPlan {
@@ -229,17 +229,32 @@ fn formats() {
     // Last, unscaled: the output format whatever it asks.
     let mut f = pass(None);
     f.format = Some(Format::R32Sfloat);
-    let s = spec(vec![a, b, c, d, e, f]);
-    let p = plan_ok(&s, &Frame::first(Size::new(4, 4), Size::new(4, 4)));
-    let got: Vec<Format> = p.passes.iter().map(|p| p.format).collect();
+    let mut s = spec(vec![a, b, c, d, e, f]);
+    let formats = |s: &ChainSpec| -> Vec<Format> {
+        plan_ok(s, &Frame::first(Size::new(4, 4), Size::new(4, 4))).passes.iter().map(|p| p.format).collect()
+    };
     assert_eq!(
-        got,
+        formats(&s),
         vec![
             Format::R8G8B8A8Srgb,
             Format::R16G16B16A16Sfloat,
             Format::R8Unorm,
             Format::R16G16Sfloat,
             Format::R8G8B8A8Unorm,
+            Format::R8G8B8A8Unorm
+        ]
+    );
+    // The Cg runtime: float (32-bit) beats sRGB, flags count without a scale type, and
+    // Cg has no `#pragma format`.
+    s.runtime = Runtime::Cg;
+    assert_eq!(
+        formats(&s),
+        vec![
+            Format::R32G32B32A32Sfloat,
+            Format::R32G32B32A32Sfloat,
+            Format::R8G8B8A8Unorm,
+            Format::R32G32B32A32Sfloat,
+            Format::R32G32B32A32Sfloat,
             Format::R8G8B8A8Unorm
         ]
     );
@@ -268,7 +283,7 @@ fn from_preset_defaults() {
                 textures = \"L\"\nL = l.png\nL_wrap_mode = mirrored_repeat\n";
     let (preset, diags) = translator::preset::parse_slangp_str(&mut sources, "p.slangp", text);
     let Some(preset) = preset else { panic!("{diags:?}") };
-    let s = ChainSpec::from_preset(&preset, &[Size::new(3, 5)]);
+    let s = ChainSpec::from_preset(&preset, &[Size::new(3, 5)], Runtime::Slang);
     assert_eq!(s.passes[0].filter, Filter::Nearest);
     assert_eq!(s.passes[0].wrap, WrapMode::ClampToBorder);
     assert_eq!(s.passes[1].filter, Filter::Linear);

@@ -27,7 +27,7 @@ use super::png::load_png;
 use super::sample::{BoundTexture, SamplerState};
 use super::source::{analyze_cg, analyze_cg_str};
 use crate::codes;
-use crate::plan::{self, ChainSpec, Filter, Format, Frame, Resource, Sampling, Size, Target};
+use crate::plan::{self, ChainSpec, Filter, Format, Frame, Resource, Runtime, Sampling, Size, Target};
 use grammar::{Diagnostic, FileSystem, MemoryFs, SourceMap};
 use std::sync::Arc;
 use translator::preset::Preset;
@@ -298,7 +298,7 @@ pub fn render_preset_detailed(sources: &mut SourceMap, job: &PresetRender) -> Re
         luts.push((l.name.clone(), chain, l.mipmap));
     }
     let lut_sizes: Vec<Size> = luts.iter().map(|(_, c, _)| c.size()).map(|(w, h)| Size::new(w, h)).collect();
-    let mut spec = ChainSpec::from_preset(preset, &lut_sizes);
+    let mut spec = ChainSpec::from_preset(preset, &lut_sizes, Runtime::Cg);
     // The Cg runtime keeps feedback only for an FBO pass.
     let last_unscaled = preset.passes.last().is_some_and(|p| p.scale.is_none());
     let feedback_pass = preset.feedback_pass.filter(|&f| f < n && !(f + 1 == n && last_unscaled));

@@ -9,10 +9,14 @@
 //! Output is deterministic: global keys, then pass by pass, then LUTs, then parameters;
 //! strings quoted, numbers and booleans bare.
 //!
-//! One meaning needs help in slang: RetroArch's slang runtime ignores
-//! `float_framebufferN`/`srgb_framebufferN` on a pass without a scale type, which the Cg
-//! runtime honoured; for such a pass that is not the last, the writer adds the explicit
-//! `scale_typeN = "source"`, `scaleN = 1.0` (the same size) and records it.
+//! The framebuffer flags need help in slang (runtime sheet §8). RetroArch's Cg runtime
+//! honoured `float_framebufferN`/`srgb_framebufferN` on every pass that renders into a
+//! framebuffer and let float beat sRGB; its slang runtime ignores both on a pass without
+//! a scale type and lets sRGB beat float. So for an unscaled pass that is not the last
+//! the writer adds the explicit `scale_typeN = "source"`, `scaleN = 1.0` (the same
+//! size), and for a pass with both flags it writes only the float one; it records both.
+//! One difference stays: the Cg runtime's float target held 32 bits a channel, the
+//! slang runtime's holds 16 (old/new measures what that changes).
 //!
 //! The reader is the same three layers as for `.cgp` in the slang dialect.
 //!
@@ -36,6 +40,9 @@ pub enum WriteNote {
     /// `scale_typeN = "source"` / `scaleN = 1.0` added so that the slang runtime honours
     /// the pass's float/sRGB framebuffer flag as the Cg runtime did.
     ExplicitSourceScale { pass: usize },
+    /// `srgb_framebufferN` not written: the pass also asks for a float framebuffer, which
+    /// the Cg runtime gave it (the slang runtime would give sRGB).
+    SrgbBeatenByFloat { pass: usize },
     /// `.cgp` values for parameters not listed in `parameters` (ignored by Cg-era
     /// RetroArch) were not written.
     UnlistedValuesDropped(Vec<String>),
@@ -94,7 +101,9 @@ pub fn write_slangp_with_notes(preset: &Preset, shader_paths: &[String], lut_pat
         if pass.float_framebuffer {
             w.line(&format!("float_framebuffer{i}"), "true");
         }
-        if pass.srgb_framebuffer {
+        if pass.srgb_framebuffer && pass.float_framebuffer {
+            w.notes.push(WriteNote::SrgbBeatenByFloat { pass: i });
+        } else if pass.srgb_framebuffer {
             w.line(&format!("srgb_framebuffer{i}"), "true");
         }
         if !pass.ignored_scale_keys.is_empty() {

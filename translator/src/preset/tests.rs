@@ -376,6 +376,19 @@ fn non_last_unscaled_float_pass_gets_an_explicit_source_scale() {
     assert_eq!(w.notes, [WriteNote::ExplicitSourceScale { pass: 0 }]);
 }
 
+#[test]
+fn float_beats_srgb_as_in_the_cg_runtime() {
+    let p = ok("shaders = 2\nshader0 = a.cg\nsrgb_framebuffer0 = true\nfloat_framebuffer0 = true\n\
+                scale_type0 = source\nshader1 = b.cg\n");
+    let w = write_slangp_with_notes(&p, &["a.slang".into(), "b.slang".into()], &[]);
+    assert_eq!(
+        w.text,
+        "shaders = 2\n\nshader0 = \"a.slang\"\nfloat_framebuffer0 = true\nscale_type0 = \"source\"\nscale0 = 1.0\n\n\
+         shader1 = \"b.slang\"\n"
+    );
+    assert_eq!(w.notes, [WriteNote::SrgbBeatenByFloat { pass: 0 }]);
+}
+
 /// A preset in the shape of crt-royale's (written for this test): LUTs with mipmaps,
 /// aliases, sRGB and float targets, per-axis viewport and absolute scales, comments.
 const ROYALE_SHAPED: &str = r#"# A long comment block, as in the real preset.
