@@ -23,12 +23,14 @@
 //!   uniform, push-constant and handle globals, of function variables the loop never
 //!   writes and of parameters when the loop writes through none, and pure arithmetic,
 //!   casts, swizzles and accesses of those;
-//! - the `continuing` block ends the iteration with `i = i + 1` (or `i = i - 1`),
-//!   evaluated in that block, and nothing else in the loop writes `i` or hands its
-//!   pointer to a call;
+//! - the `continuing` block ends the iteration with `i = i + s` (or `i = i - s`) for a
+//!   constant `s`, evaluated in that block, and nothing else in the loop writes `i` or
+//!   hands its pointer to a call;
 //! - `i < bound` with `+ 1` and `i > bound` with `- 1` end for every bound (the counter
-//!   reaches it before it could wrap); `i <= bound` and `i >= bound` only with a
-//!   constant bound short of the type's largest (smallest) value.
+//!   reaches it before it could wrap); a longer step, and `i <= bound` or
+//!   `i >= bound`, only with a constant bound that leaves the step room before the
+//!   type's largest (smallest) value (crt-royale's mask resizers count `i += 4` up to a
+//!   constant).
 //!
 //! A `break`, `return` or `discard` anywhere only ends the loop sooner, and a `continue`
 //! goes through the increment. Loops in the functions a loop calls are checked too
@@ -179,10 +181,21 @@ fn counted_loop(module: &Module, f: &Function, body: &Block, continuing: &Block)
     if !(Scope { module, f, body, continuing }).invariant(bound, 0) {
         return false;
     }
-    match (stay, step) {
-        (Stay::Less, 1) | (Stay::Greater, -1) => true,
-        (Stay::LessEqual, 1) => integer_value(module, f, bound).is_some_and(|b| b < max_of(kind)),
-        (Stay::GreaterEqual, -1) => integer_value(module, f, bound).is_some_and(|b| b > min_of(kind)),
+    ends_without_wrapping(stay, step, integer_value(module, f, bound), kind)
+}
+
+/// Whether a counter that stays in the loop while `counter STAY bound` and moves by the
+/// nonzero `step` each iteration leaves it before it could wrap. A step of one towards a
+/// strict bound reaches any bound; otherwise the bound must be a constant that keeps the
+/// last value inside the loop a whole step from the type's end: `i < b` with `+ s` needs
+/// `b <= MAX - (s - 1)`, `i <= b` needs `b <= MAX - s` (and the mirror images downwards).
+fn ends_without_wrapping(stay: Stay, step: i64, bound: Option<i64>, kind: ScalarKind) -> bool {
+    let (max, min) = (max_of(kind), min_of(kind));
+    match stay {
+        Stay::Less if step > 0 => step == 1 || bound.is_some_and(|b| b <= max - (step - 1)),
+        Stay::LessEqual if step > 0 => bound.is_some_and(|b| b <= max - step),
+        Stay::Greater if step < 0 => step == -1 || bound.is_some_and(|b| b >= min + (-step - 1)),
+        Stay::GreaterEqual if step < 0 => bound.is_some_and(|b| b >= min - step),
         _ => false,
     }
 }
@@ -293,8 +306,9 @@ fn counter_kind(module: &Module, f: &Function, counter: Handle<LocalVariable>) -
     }
 }
 
-/// `continuing`'s one top-level write of the counter, `i = i + 1` or `i = i - 1` (also
-/// `i + (-1)`): its step. `None` for any other shape.
+/// `continuing`'s one top-level write of the counter, `i = i + s` or `i = i - s` with a
+/// constant `s` (also `i + (-s)`): its step, nonzero and at most 2^31 either way. `None`
+/// for any other shape.
 fn increment(module: &Module, f: &Function, continuing: &Block, counter: Handle<LocalVariable>) -> Option<i64> {
     let mut writes = continuing.iter().filter_map(|s| match s {
         Statement::Store { pointer, value } if root_local(f, *pointer) == Some(counter) => Some((*pointer, *value)),
@@ -321,7 +335,7 @@ fn increment(module: &Module, f: &Function, continuing: &Block, counter: Handle<
         naga::BinaryOperator::Subtract if loaded_local(f, left) == Some(counter) => step(right).map(|s| -s),
         _ => None,
     }
-    .filter(|s| s.abs() == 1)
+    .filter(|s| *s != 0 && s.abs() <= 1 << 31)
 }
 
 /// Nothing in the loop but the increment writes the counter or hands out its pointer.
@@ -539,6 +553,12 @@ mod tests {
         assert!(terminates(
             "for (int i = 0; i < 4; i++) { for (int j = i; j < 4; j++) { c.x += float(j); if (j == 2) continue; } }"
         ));
+        // Longer constant steps towards a constant bound with room for the step.
+        assert!(terminates("for (int i = 0; i < 16; i += 4) { c.x += 1.0; }"));
+        assert!(terminates("const int n = 24; const int s = 4; for (int i = 0; i < n; i += s) { c.x += 1.0; }"));
+        assert!(terminates("for (int i = 0; i < 2147483646; i += 2) { c.x += 1.0; if (c.x > 9.0) break; }"));
+        assert!(terminates("for (int i = 0; i <= 2147483645; i += 2) { c.x += 1.0; if (c.x > 9.0) break; }"));
+        assert!(terminates("for (uint i = 30u; i > 1u; i -= 2u) { c.x += 1.0; }"));
         assert!(terminates("c.x = sum(int(params.Taps));"), "a parameter the loop never writes");
         assert!(terminates("c.x = 1.0;"), "a module without loops has nothing to prove");
     }
@@ -557,7 +577,10 @@ mod tests {
         assert!(!terminates("for (int i = 0; i <= 2147483647; i++) { c.x += 1.0; if (c.x > 9.0) break; }"));
         // A float counter, a step of two, and a loop with no test at its head.
         assert!(!terminates("for (float x = 0.0; x < 4.0; x += 1.0) { c.x += x; }"));
-        assert!(!terminates("for (int i = 0; i < 16; i += 2) { c.x += 1.0; }"));
+        assert!(!terminates("for (int i = 0; i < int(params.Taps); i += 2) { c.x += 1.0; }"));
+        assert!(!terminates("for (int i = 0; i < 2147483647; i += 2) { c.x += 1.0; if (c.x > 9.0) break; }"));
+        assert!(!terminates("for (int i = 0; i <= 2147483646; i += 2) { c.x += 1.0; if (c.x > 9.0) break; }"));
+        assert!(!terminates("for (int i = 0; i < 16; i += 0) { c.x += 1.0; if (c.x > 9.0) break; }"));
         assert!(!terminates("int i = 0; while (true) { i++; if (i > 9) break; c.x += 1.0; }"));
         // One unproven loop anywhere keeps the guard for the whole module.
         assert!(!terminates(
