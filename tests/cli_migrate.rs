@@ -232,3 +232,47 @@ fn check_reports_differences_as_unified_diffs() {
     assert!(diff.stdout.contains("1 changed, 1 missing"), "{}", diff.stdout);
     expect(&cg2slang(&["check", "lib", "--against", "nowhere"], dir.path()), 2);
 }
+
+/// What the `.slangp` writer changes to keep the Cg runtime's meaning reaches the report
+/// as notes at the pass's `shaderN` line, and leaves the preset's status `ok`.
+#[test]
+fn the_writers_changes_are_notes_in_the_report() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/retroarch");
+    let lib = dir.path().join("lib");
+    for f in [
+        "linear-srgb-unscaled.cgp",
+        "gamma_linearize.cg",
+        "gamma_encode.cg",
+        "include/colorspace.inc",
+        "include/constants.inc",
+    ] {
+        let to = lib.join(f);
+        std::fs::create_dir_all(to.parent().expect("a parent")).expect("mkdir");
+        std::fs::copy(corpus.join(f), &to).unwrap_or_else(|e| panic!("copy {f}: {e}"));
+    }
+    // Both flags on an unscaled pass: float beats sRGB, and the pass gets a scale type.
+    let both = "shaders = 2\nshader0 = gamma_linearize.cg\nsrgb_framebuffer0 = true\nfloat_framebuffer0 = true\n\
+                shader1 = gamma_encode.cg\n";
+    std::fs::write(lib.join("both.cgp"), both).expect("write");
+    expect(&cg2slang(&["migrate", "lib", "--out", "out", "--report", "r.json"], dir.path()), 0);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).expect("read")).expect("json");
+    let notes = |name: &str| -> Vec<(String, u64)> {
+        let p = report["presets"]
+            .as_array()
+            .and_then(|ps| ps.iter().find(|p| p["source"].as_str().is_some_and(|s| s.ends_with(name))))
+            .unwrap_or_else(|| panic!("{name} in {report:#}"));
+        assert_eq!(p["status"], "ok", "{p:#}");
+        let ds = p["diagnostics"].as_array().expect("diagnostics[]");
+        ds.iter()
+            .filter(|d| d["severity"] == "note")
+            .map(|d| (d["code"].as_str().unwrap_or_default().to_owned(), d["line"].as_u64().unwrap_or(0)))
+            .collect()
+    };
+    assert_eq!(notes("linear-srgb-unscaled.cgp"), [("N0501".to_owned(), 10)]);
+    assert_eq!(notes("both.cgp"), [("N0502".to_owned(), 2), ("N0501".to_owned(), 2)]);
+    let written = std::fs::read_to_string(dir.path().join("out/both.slangp")).expect("written");
+    assert!(written.contains("float_framebuffer0 = true\nscale_type0 = \"source\"\n"), "{written}");
+    assert!(!written.contains("srgb_framebuffer0"), "{written}");
+}

@@ -79,6 +79,11 @@ impl Diagnostic {
         Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
     }
 
+    /// Information for a reviewer: nothing is wrong.
+    pub fn note(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Note, ..Diagnostic::error(code, message) }
+    }
+
     /// The main place; `message` may be empty.
     pub fn with_primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.labels.push(Label { span, message: bounded(message.into()), primary: true });

@@ -11,11 +11,11 @@ use super::jobs::{pass_job, Job};
 use super::paths::{mirror, relative};
 use super::plan::{Copy, Plan, PresetOut, ShaderOut, Status};
 use super::report::{report_diagnostics, ReportDiagnostic};
-use grammar::{FileSystem, Severity, SourceMap};
+use grammar::{Diagnostic, FileSystem, Severity, SourceMap};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use translator::preset::{self, Preset};
+use translator::preset::{self, Preset, WriteNote};
 
 /// One `.cgp` as loaded.
 pub struct LoadedPreset {
@@ -27,6 +27,8 @@ pub struct LoadedPreset {
     pub diagnostics: Vec<ReportDiagnostic>,
     /// The `#pragma parameter` lines its passes declare (empty when not loaded).
     pub parameters: Vec<String>,
+    /// The preset files as read, where the writer's notes point.
+    pub sources: SourceMap,
 }
 
 /// Loads every `.cgp` of every root (each root's presets sorted), each with its own
@@ -47,7 +49,7 @@ pub fn load(roots: &[Root], fs: &dyn FileSystem) -> Vec<LoadedPreset> {
             let (preset, diags) = preset::load_cgp(&mut sources, &p, fs);
             let diagnostics = report_diagnostics(&sources, &diags);
             let parameters = preset.as_ref().map(|pr| preset::declared_parameters(pr, fs, &cache)).unwrap_or_default();
-            LoadedPreset { base: root.base.clone(), path: p, preset, diagnostics, parameters }
+            LoadedPreset { base: root.base.clone(), path: p, preset, diagnostics, parameters, sources }
         })
         .collect()
 }
@@ -112,7 +114,16 @@ fn assemble_one(
             copies.push(copy);
         }
     }
-    let text = (passes_ok == p.passes.len()).then(|| preset::write_slangp(&p, &shader_paths, &lut_paths));
+    let text = (passes_ok == p.passes.len()).then(|| {
+        let written = preset::write_slangp_with_notes(&p, &shader_paths, &lut_paths);
+        for mut d in report_diagnostics(&l.sources, &writer_notes(&p, &written.notes)) {
+            if d.file.is_empty() {
+                d.file = l.path.display().to_string();
+            }
+            diags.push(d);
+        }
+        written.text
+    });
     let status = if text.is_some() { Status::of(&diags) } else { Status::Error };
     PresetOut {
         source: l.path,
@@ -125,6 +136,51 @@ fn assemble_one(
         pass_shaders,
         parameters: l.parameters,
     }
+}
+
+/// What the `.slangp` writer changed that a reviewer should see, at the pass it concerns
+/// (its `shaderN` line). Notes already reported when the `.cgp` was loaded (ignored scale
+/// keys W0507, unlisted parameter values W0508) and those about paths migrate always
+/// gives are left out.
+fn writer_notes(p: &Preset, notes: &[WriteNote]) -> Vec<Diagnostic> {
+    use translator::codes;
+    let at = |d: Diagnostic, pass: usize| match p.passes.get(pass) {
+        Some(x) => d.with_primary(x.span, format!("pass {pass}")),
+        None => d,
+    };
+    notes
+        .iter()
+        .filter_map(|n| match n {
+            WriteNote::ExplicitSourceScale { pass } => Some(at(
+                Diagnostic::note(
+                    codes::N_PRESET_EXPLICIT_SCALE,
+                    format!("`scale_type{pass} = \"source\"` written (the same size) so that the slang runtime honours the pass's framebuffer flag"),
+                )
+                .with_note("RetroArch's Cg runtime honoured `float_framebufferN`/`srgb_framebufferN` on every framebuffer pass; its slang runtime only on a pass with a scale type"),
+                *pass,
+            )),
+            WriteNote::SrgbBeatenByFloat { pass } => Some(at(
+                Diagnostic::note(
+                    codes::N_PRESET_SRGB_BEATEN,
+                    format!("`srgb_framebuffer{pass}` not written: the pass also sets `float_framebuffer{pass}`, which the Cg runtime gave it"),
+                )
+                .with_note("the slang runtime lets sRGB beat float; its float target holds 16 bits a channel where the Cg runtime's held 32"),
+                *pass,
+            )),
+            WriteNote::FeedbackPassDropped(pass) => Some(Diagnostic::note(
+                codes::N_PRESET_FEEDBACK_PASS,
+                format!("`feedback_pass = {pass}` not written: slang names the texture `PassFeedback{pass}`, which the translation reads"),
+            )),
+            WriteNote::Unrepresentable { key } => Some(Diagnostic::warning(
+                codes::W_PRESET_UNREPRESENTABLE,
+                format!("`{key}` holds a quote or a line break, which a .slangp cannot quote: the written file reads it differently"),
+            )),
+            WriteNote::ScaleKeysIgnored { .. }
+            | WriteNote::UnlistedValuesDropped(_)
+            | WriteNote::MissingShaderPath { .. }
+            | WriteNote::MissingLutPath { .. } => None,
+        })
+        .collect()
 }
 
 /// E0510 on the preset: pass `pass` (of `cg`) did not translate.

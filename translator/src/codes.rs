@@ -180,3 +180,15 @@ pub const E_PRESET_SHADER_KIND: &str = "E0513";
 pub const E_PRESET_BAD_ALIAS: &str = "E0514";
 /// migrate: a file the preset uses lies outside the source tree; its output goes under `_external/`.
 pub const W_OUTSIDE_TREE: &str = "W0513";
+/// migrate: a value holds a `"` or a line break, which a `.slangp` cannot quote: the
+/// written file reads it differently.
+pub const W_PRESET_UNREPRESENTABLE: &str = "W0514";
+/// migrate (a note): `scale_typeN = "source"` written for a pass without a scale type, so
+/// that the slang runtime honours its float/sRGB framebuffer flag as the Cg runtime did.
+pub const N_PRESET_EXPLICIT_SCALE: &str = "N0501";
+/// migrate (a note): `srgb_framebufferN` not written: the pass also sets
+/// `float_framebufferN`, which the Cg runtime gave it (the slang runtime would give sRGB).
+pub const N_PRESET_SRGB_BEATEN: &str = "N0502";
+/// migrate (a note): `feedback_pass` not written: the translation names the texture
+/// `PassFeedbackN`.
+pub const N_PRESET_FEEDBACK_PASS: &str = "N0503";
