@@ -14,10 +14,7 @@ use support::{cg2slang, expect};
 /// A library `lib/` (two presets with a LUT and an include, one lone shader) in a
 /// fresh temporary directory.
 fn library() -> TempDir {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/retroarch");
-    let lib = dir.path().join("lib");
-    for f in [
+    corpus_library(&[
         "lut-grade.cgp",
         "lut_grade.cg",
         "lut_ramp.cg",
@@ -30,7 +27,16 @@ fn library() -> TempDir {
         "include/colorspace.inc",
         "include/constants.inc",
         "sharpen.cg",
-    ] {
+    ])
+}
+
+/// The files `files` of `corpus/retroarch/` copied into `lib/` of a fresh temporary
+/// directory.
+fn corpus_library(files: &[&str]) -> TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/retroarch");
+    let lib = dir.path().join("lib");
+    for f in files {
         let to = lib.join(f);
         std::fs::create_dir_all(to.parent().expect("a parent")).expect("mkdir");
         std::fs::copy(corpus.join(f), &to).unwrap_or_else(|e| panic!("copy {f}: {e}"));
@@ -237,20 +243,14 @@ fn check_reports_differences_as_unified_diffs() {
 /// as notes at the pass's `shaderN` line, and leaves the preset's status `ok`.
 #[test]
 fn the_writers_changes_are_notes_in_the_report() {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/retroarch");
-    let lib = dir.path().join("lib");
-    for f in [
+    let dir = corpus_library(&[
         "linear-srgb-unscaled.cgp",
         "gamma_linearize.cg",
         "gamma_encode.cg",
         "include/colorspace.inc",
         "include/constants.inc",
-    ] {
-        let to = lib.join(f);
-        std::fs::create_dir_all(to.parent().expect("a parent")).expect("mkdir");
-        std::fs::copy(corpus.join(f), &to).unwrap_or_else(|e| panic!("copy {f}: {e}"));
-    }
+    ]);
+    let lib = dir.path().join("lib");
     // Both flags on an unscaled pass: float beats sRGB, and the pass gets a scale type.
     let both = "shaders = 2\nshader0 = gamma_linearize.cg\nsrgb_framebuffer0 = true\nfloat_framebuffer0 = true\n\
                 shader1 = gamma_encode.cg\n";
