@@ -18,7 +18,8 @@
 //! - the loop body starts (after `Emit`s) with `if c { .. } else { break }` (or
 //!   `if c { break } else { .. }`): the test runs first on every iteration, and `c` and
 //!   its reads of the counter are evaluated there, not before the loop;
-//! - `c` compares a 32-bit integer function variable `i` (read by a `Load`) with a bound
+//! - `c` compares a 32-bit integer function variable `i` (read by a `Load`, or that read
+//!   converted to a 32-bit float: `float(i)`) with a bound
 //!   that no iteration can change: literals and constants, function arguments, reads of
 //!   uniform, push-constant and handle globals, of function variables the loop never
 //!   writes and of parameters when the loop writes through none, and pure arithmetic,
@@ -30,7 +31,9 @@
 //!   reaches it before it could wrap); a longer step, and `i <= bound` or
 //!   `i >= bound`, only with a constant bound that leaves the step room before the
 //!   type's largest (smallest) value (crt-royale's mask resizers count `i += 4` up to a
-//!   constant).
+//!   constant); `float(i)` only with a step of one and a finite constant bound within
+//!   2^23 (where the conversion is exact), which an unsigned counter counting down must
+//!   pass at or above zero.
 //!
 //! A `break`, `return` or `discard` anywhere only ends the loop sooner, and a `continue`
 //! goes through the increment. Loops in the functions a loop calls are checked too
@@ -172,7 +175,7 @@ impl Stay {
 /// The loop `body`/`continuing` of `f` has the counted shape and ends.
 fn counted_loop(module: &Module, f: &Function, body: &Block, continuing: &Block) -> bool {
     let Some((condition, exit_on_true)) = leading_test(body) else { return false };
-    let Some((counter, stay, bound)) = comparison(f, body, condition, exit_on_true) else { return false };
+    let Some((counter, read, stay, bound)) = comparison(f, body, condition, exit_on_true) else { return false };
     let Some(kind) = counter_kind(module, f, counter) else { return false };
     let Some(step) = increment(module, f, continuing, counter) else { return false };
     if !counter_written_only_by_increment(f, body, continuing, counter) {
@@ -181,7 +184,26 @@ fn counted_loop(module: &Module, f: &Function, body: &Block, continuing: &Block)
     if !(Scope { module, f, body, continuing }).invariant(bound, 0) {
         return false;
     }
-    ends_without_wrapping(stay, step, integer_value(module, f, bound), kind)
+    match read {
+        Read::Direct => ends_without_wrapping(stay, step, integer_value(module, f, bound), kind),
+        Read::AsFloat => float_bound_reached(stay, step, float_value(module, f, bound), kind),
+    }
+}
+
+/// Whether `float(counter) STAY c`, the counter moving by one, leaves the loop. The
+/// conversion is exact up to 2^23 in size and monotonic beyond, so a finite constant `c`
+/// within 2^23 is passed long before the counter could wrap; an unsigned counter
+/// counting down must pass it at or above zero.
+fn float_bound_reached(stay: Stay, step: i64, bound: Option<f64>, kind: ScalarKind) -> bool {
+    const EXACT: f64 = 8_388_608.0;
+    let Some(c) = bound.filter(|c| c.is_finite() && c.abs() <= EXACT) else { return false };
+    let unsigned = kind == ScalarKind::Uint;
+    match (stay, step) {
+        (Stay::Less | Stay::LessEqual, 1) => true,
+        (Stay::Greater, -1) => !unsigned || c >= 0.0,
+        (Stay::GreaterEqual, -1) => !unsigned || c > 0.0,
+        _ => false,
+    }
 }
 
 /// Whether a counter that stays in the loop while `counter STAY bound` and moves by the
@@ -236,8 +258,31 @@ fn emitted_before(block: &Block, e: Handle<Expression>, stop: impl Fn(&Statement
     false
 }
 
+/// How the loop's test reads its counter.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Read {
+    /// `i` itself.
+    Direct,
+    /// `float(i)`: its conversion to a 32-bit float.
+    AsFloat,
+}
+
+/// The counter that `e` reads, how, and the `Load` that reads it: a function variable
+/// loaded as a whole, or that load converted to a 32-bit float.
+fn counter_read(f: &Function, e: Handle<Expression>) -> Option<(Handle<LocalVariable>, Read, Handle<Expression>)> {
+    if let Some(v) = loaded_local(f, e) {
+        return Some((v, Read::Direct, e));
+    }
+    match *expr_of(f, e)? {
+        Expression::As { expr, kind: ScalarKind::Float, convert: Some(4) } => {
+            loaded_local(f, expr).map(|v| (v, Read::AsFloat, expr))
+        }
+        _ => None,
+    }
+}
+
 /// `condition` (negated when it leaves the loop) as `counter OP bound`, the counter a
-/// function variable read by a `Load`. The test, its comparison and its reads of
+/// function variable read by a `Load` (or that read converted to float, [`Read`]). The test, its comparison and its reads of
 /// variables must be evaluated by `Emit`s at the head of `body` (before the test), so
 /// that each iteration compares the counter's current value, not one read before the
 /// loop.
@@ -246,7 +291,7 @@ fn comparison(
     body: &Block,
     condition: Handle<Expression>,
     exit_on_true: bool,
-) -> Option<(Handle<LocalVariable>, Stay, Handle<Expression>)> {
+) -> Option<(Handle<LocalVariable>, Read, Stay, Handle<Expression>)> {
     let at_head = |e: Handle<Expression>| emitted_before(body, e, |s| matches!(s, Statement::If { .. }));
     let mut negate = exit_on_true;
     let mut c = condition;
@@ -255,7 +300,11 @@ fn comparison(
         c = expr;
     }
     let Some(&Expression::Binary { op, left, right }) = expr_of(f, c) else { return None };
-    let reads_at_head = [left, right].into_iter().filter(|&e| loaded_local(f, e).is_some()).all(at_head);
+    let reads_at_head = [left, right]
+        .into_iter()
+        .filter_map(|e| counter_read(f, e).map(|(_, _, load)| [e, load]))
+        .flatten()
+        .all(at_head);
     if !(at_head(condition) && at_head(c) && reads_at_head) {
         return None;
     }
@@ -263,10 +312,10 @@ fn comparison(
     if negate {
         stay = stay.negated();
     }
-    if let Some(v) = loaded_local(f, left) {
-        Some((v, stay, right))
+    if let Some((v, read, _)) = counter_read(f, left) {
+        Some((v, read, stay, right))
     } else {
-        loaded_local(f, right).map(|v| (v, stay.mirrored(), left))
+        counter_read(f, right).map(|(v, read, _)| (v, read, stay.mirrored(), left))
     }
 }
 
@@ -493,6 +542,25 @@ fn integer_value(module: &Module, f: &Function, e: Handle<Expression>) -> Option
     }
 }
 
+/// The value of a 32-bit float literal or constant.
+fn float_value(module: &Module, f: &Function, e: Handle<Expression>) -> Option<f64> {
+    let literal = |l: &Literal| match *l {
+        Literal::F32(v) => Some(f64::from(v)),
+        _ => None,
+    };
+    match expr_of(f, e)? {
+        Expression::Literal(l) => literal(l),
+        Expression::Constant(c) => {
+            let init = module.constants.try_get(*c).ok()?.init;
+            match module.global_expressions.try_get(init).ok()? {
+                Expression::Literal(l) => literal(l),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 fn max_of(kind: ScalarKind) -> i64 {
     if kind == ScalarKind::Uint {
         i64::from(u32::MAX)
@@ -559,6 +627,11 @@ mod tests {
         assert!(terminates("for (int i = 0; i < 2147483646; i += 2) { c.x += 1.0; if (c.x > 9.0) break; }"));
         assert!(terminates("for (int i = 0; i <= 2147483645; i += 2) { c.x += 1.0; if (c.x > 9.0) break; }"));
         assert!(terminates("for (uint i = 30u; i > 1u; i -= 2u) { c.x += 1.0; }"));
+        // The counter compared as a float, with a constant bound (snow, pal-r57shell).
+        assert!(terminates("for (int i = 0; float(i) < 15.0; i++) { c.x += 1.0; }"));
+        assert!(terminates("const float w = 24.0; for (int i = 0; w > float(i); ++i) { c.x += 1.0; }"));
+        assert!(terminates("for (int i = 10; float(i) >= -3.5; i--) { c.x += 1.0; }"));
+        assert!(terminates("for (uint i = 10u; float(i) > 0.5; i--) { c.x += 1.0; }"));
         assert!(terminates("c.x = sum(int(params.Taps));"), "a parameter the loop never writes");
         assert!(terminates("c.x = 1.0;"), "a module without loops has nothing to prove");
     }
@@ -581,6 +654,12 @@ mod tests {
         assert!(!terminates("for (int i = 0; i < 2147483647; i += 2) { c.x += 1.0; if (c.x > 9.0) break; }"));
         assert!(!terminates("for (int i = 0; i <= 2147483646; i += 2) { c.x += 1.0; if (c.x > 9.0) break; }"));
         assert!(!terminates("for (int i = 0; i < 16; i += 0) { c.x += 1.0; if (c.x > 9.0) break; }"));
+        // `float(i)` against a bound that is not a constant, too large to be exact, or below
+        // an unsigned counter's zero; and with a longer step.
+        assert!(!terminates("for (int i = 0; float(i) < params.Taps; i++) { c.x += 1.0; }"));
+        assert!(!terminates("for (int i = 0; float(i) < 3.0e9; i++) { c.x += 1.0; if (c.x > 9.0) break; }"));
+        assert!(!terminates("for (uint i = 10u; float(i) > -1.0; i--) { c.x += 1.0; if (c.x > 9.0) break; }"));
+        assert!(!terminates("for (int i = 0; float(i) < 16.0; i += 2) { c.x += 1.0; }"));
         assert!(!terminates("int i = 0; while (true) { i++; if (i > 9) break; c.x += 1.0; }"));
         // One unproven loop anywhere keeps the guard for the whole module.
         assert!(!terminates(
