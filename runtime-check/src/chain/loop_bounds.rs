@@ -514,20 +514,7 @@ fn argument_root(f: &Function, pointer: Handle<Expression>, depth: usize) -> boo
 /// The value of a 32-bit integer literal or constant, or of such a value reinterpreted
 /// as the other 32-bit integer type.
 fn integer_value(module: &Module, f: &Function, e: Handle<Expression>) -> Option<i64> {
-    let literal = |l: &Literal| match *l {
-        Literal::I32(v) => Some(i64::from(v)),
-        Literal::U32(v) => Some(i64::from(v)),
-        _ => None,
-    };
     match expr_of(f, e)? {
-        Expression::Literal(l) => literal(l),
-        Expression::Constant(c) => {
-            let init = module.constants.try_get(*c).ok()?.init;
-            match module.global_expressions.try_get(init).ok()? {
-                Expression::Literal(l) => literal(l),
-                _ => None,
-            }
-        }
         // glslang writes `++u` on a `uint` as `u + uint(1)`: a reinterpretation (or a
         // 32-bit conversion, the same on integers) of an integer constant.
         Expression::As { expr, kind, convert: None | Some(4) } => {
@@ -538,22 +525,30 @@ fn integer_value(module: &Module, f: &Function, e: Handle<Expression>) -> Option
                 _ => None,
             }
         }
-        _ => None,
+        _ => match literal_of(module, f, e)? {
+            Literal::I32(v) => Some(i64::from(v)),
+            Literal::U32(v) => Some(i64::from(v)),
+            _ => None,
+        },
     }
 }
 
 /// The value of a 32-bit float literal or constant.
 fn float_value(module: &Module, f: &Function, e: Handle<Expression>) -> Option<f64> {
-    let literal = |l: &Literal| match *l {
+    match literal_of(module, f, e)? {
         Literal::F32(v) => Some(f64::from(v)),
         _ => None,
-    };
+    }
+}
+
+/// The literal `e` is: a literal, or a module constant initialised by one.
+fn literal_of(module: &Module, f: &Function, e: Handle<Expression>) -> Option<Literal> {
     match expr_of(f, e)? {
-        Expression::Literal(l) => literal(l),
+        Expression::Literal(l) => Some(*l),
         Expression::Constant(c) => {
             let init = module.constants.try_get(*c).ok()?.init;
             match module.global_expressions.try_get(init).ok()? {
-                Expression::Literal(l) => literal(l),
+                Expression::Literal(l) => Some(*l),
                 _ => None,
             }
         }
