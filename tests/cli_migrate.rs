@@ -244,7 +244,7 @@ fn check_reports_differences_as_unified_diffs() {
 #[test]
 fn the_writers_changes_are_notes_in_the_report() {
     let dir = corpus_library(&[
-        "linear-srgb-unscaled.cgp",
+        "linear-float-unscaled.cgp",
         "gamma_linearize.cg",
         "gamma_encode.cg",
         "include/colorspace.inc",
@@ -270,7 +270,7 @@ fn the_writers_changes_are_notes_in_the_report() {
             .map(|d| (d["code"].as_str().unwrap_or_default().to_owned(), d["line"].as_u64().unwrap_or(0)))
             .collect()
     };
-    assert_eq!(notes("linear-srgb-unscaled.cgp"), [("N0501".to_owned(), 10)]);
+    assert_eq!(notes("linear-float-unscaled.cgp"), [("N0501".to_owned(), 10)]);
     assert_eq!(notes("both.cgp"), [("N0502".to_owned(), 2), ("N0501".to_owned(), 2)]);
     let written = std::fs::read_to_string(dir.path().join("out/both.slangp")).expect("written");
     assert!(written.contains("float_framebuffer0 = true\nscale_type0 = \"source\"\n"), "{written}");

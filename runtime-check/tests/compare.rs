@@ -178,16 +178,16 @@ fn a_run_cache_of_the_new_side_changes_no_comparison() {
     assert!(cache.slang.len() >= 2, "{} compiled passes kept", cache.slang.len());
 }
 
-/// `srgb_framebuffer0` on a pass without a scale type: the Cg runtime honoured it, the
+/// `float_framebuffer0` on a pass without a scale type: the Cg runtime honoured it, the
 /// slang runtime honours it only with a scale type. Old/new runs the `.slangp` that
 /// `migrate` writes (with its explicit source x1 scale) by the slang runtime's rules and
-/// the original by the Cg runtime's, so the flag is in force on both sides; the chain
-/// without the written scale stores the linear light in 8-bit unorm and loses the dark
-/// end, which the comparison would have shown.
+/// the original by the Cg runtime's, so the flag is in force on both sides (16 and 32
+/// bits a channel); the chain without the written scale stores the linear light in 8-bit
+/// unorm and loses the dark end, which the comparison would have shown.
 #[test]
 fn a_framebuffer_flag_without_a_scale_type_is_in_force_on_both_sides() {
     use runtime_check::plan::{plan, ChainSpec, Format, Frame, Runtime};
-    let name = "linear-srgb-unscaled.cgp";
+    let name = "linear-float-unscaled.cgp";
     let dir = support::corpus();
     let mut sources = SourceMap::new();
     let (preset, diags) = translator::preset::load_cgp(&mut sources, &dir.join(name), &RealFs);
@@ -195,9 +195,9 @@ fn a_framebuffer_flag_without_a_scale_type_is_in_force_on_both_sides() {
     let frame = Frame::first(Size::new(64, 48), Size::new(64, 48));
     let format = |spec: &ChainSpec| plan(spec, &frame).expect("plan").passes[0].format;
     let migrated = compare::as_migrated(&preset).expect("reads back");
-    assert_eq!(format(&ChainSpec::from_preset(&preset, &[], Runtime::Cg)), Format::R8G8B8A8Srgb);
+    assert_eq!(format(&ChainSpec::from_preset(&preset, &[], Runtime::Cg)), Format::R32G32B32A32Sfloat);
     assert_eq!(format(&ChainSpec::from_preset(&preset, &[], Runtime::Slang)), Format::R8G8B8A8Unorm);
-    assert_eq!(format(&ChainSpec::from_preset(&migrated, &[], Runtime::Slang)), Format::R8G8B8A8Srgb);
+    assert_eq!(format(&ChainSpec::from_preset(&migrated, &[], Runtime::Slang)), Format::R16G16B16A16Sfloat);
 
     let c = compare_on_card(name, 1, compare::Shared::default(), false);
     let t = Thresholds::default();
