@@ -282,10 +282,10 @@ fn counter_read(f: &Function, e: Handle<Expression>) -> Option<(Handle<LocalVari
 }
 
 /// `condition` (negated when it leaves the loop) as `counter OP bound`, the counter a
-/// function variable read by a `Load` (or that read converted to float, [`Read`]). The test, its comparison and its reads of
-/// variables must be evaluated by `Emit`s at the head of `body` (before the test), so
-/// that each iteration compares the counter's current value, not one read before the
-/// loop.
+/// function variable read by a `Load` (or that read converted to float, [`Read`]). The
+/// test, its comparison and its reads of variables must be evaluated by `Emit`s at the
+/// head of `body` (before the test), so that each iteration compares the counter's
+/// current value, not one read before the loop.
 fn comparison(
     f: &Function,
     body: &Block,
