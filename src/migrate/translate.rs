@@ -2,22 +2,24 @@
 //! (rayon), each validated by [`super::validate`] in the same loop when validation is on.
 //!
 //! Each file is parsed and analysed once, and again per alias set only when its text
-//! mentions `_ALIAS` (the defines cannot change the others); it is ported once per
-//! context, contexts in parallel. Contexts that translate alike (most presets reuse a
-//! pass unchanged) are validated once, distinct validations in parallel. Reads only through the [`grammar::FileSystem`] it is given, never
+//! mentions `_ALIAS` (the defines cannot change the others); it is bound in every
+//! context ([`translator::translate::bind`], cheap) and ported once per distinct
+//! binding, in parallel: most contexts differ only in what the program never reads
+//! (common-shaders: 1,591 jobs, 629 distinct texts). Contexts that translate alike are
+//! validated once, distinct validations in parallel. Reads only through the [`grammar::FileSystem`] it is given, never
 //! writes, never prints; the result does not depend on the thread schedule.
 
 use super::jobs::Job;
 use super::origins::{Origins, SharedTexts};
 use super::report::{report_diagnostics, ReportDiagnostic};
 use super::validate::{validate, Checks, Validation};
-use grammar::{FileSystem, PpOptions, SourceMap};
+use grammar::{Diagnostic, FileSystem, PpOptions, SourceMap};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use translator::translate::{analyze_pass, port, Analysis, TranslateOptions};
+use translator::translate::{analyze_pass, bind, port_bound, Analysis, BoundPass, TranslateOptions, Translation};
 
 /// What one job produced.
 #[derive(Clone, Debug, Default)]
@@ -80,7 +82,7 @@ struct ValidationKey {
 
 /// One job ported, with the key its validation is shared under.
 struct Ported {
-    translation: translator::translate::Translation,
+    translation: Translation,
     options: TranslateOptions,
     own_analysis: bool,
     key: Option<ValidationKey>,
@@ -115,17 +117,54 @@ fn translate_file(
             &base
         }
     };
-    let ported: Vec<Ported> = jobs
+    let options: Vec<TranslateOptions> = jobs
+        .iter()
+        .map(|job| TranslateOptions {
+            context: job.context.context(),
+            preset_parameters: job.parameters.clone(),
+            ..TranslateOptions::default()
+        })
+        .collect();
+    let own: Vec<bool> = jobs.iter().map(|job| uses_aliases && !job.context.alias_set().is_empty()).collect();
+    // Binding is cheap and is all a translation reads of its context: jobs that bind
+    // alike (from the same analysis) are ported once.
+    let bound: Vec<Result<BoundPass, Vec<Diagnostic>>> = jobs
         .par_iter()
-        .map(|job| {
-            let options = TranslateOptions {
-                context: job.context.context(),
-                preset_parameters: job.parameters.clone(),
-                ..TranslateOptions::default()
+        .zip(&options)
+        .zip(&own)
+        .map(|((job, options), &own)| bind(&analysed_for(own, job).analysis, options))
+        .collect();
+    // Each job's port: an index into `distinct` (the first job of each group), or the
+    // diagnostics of an analysis with errors.
+    let mut distinct: Vec<(usize, &BoundPass)> = Vec::new();
+    let port_of: Vec<Result<usize, &Vec<Diagnostic>>> = bound
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let b = b.as_ref()?;
+            let same = |&(j, other): &(usize, &BoundPass)| {
+                own[j] == own[i] && jobs[j].context.alias_set() == jobs[i].context.alias_set() && other == b
             };
+            Ok(distinct.iter().position(same).unwrap_or_else(|| {
+                distinct.push((i, b));
+                distinct.len() - 1
+            }))
+        })
+        .collect();
+    let translations: Vec<Translation> =
+        distinct.par_iter().map(|&(i, b)| port_bound(&analysed_for(own[i], &jobs[i]).analysis, b)).collect();
+    let ported: Vec<Ported> = jobs
+        .iter()
+        .zip(options)
+        .zip(port_of)
+        .enumerate()
+        .map(|(i, ((job, options), port_of))| {
+            let translation = match port_of {
+                Ok(k) => translations[k].clone(),
+                Err(diagnostics) => Translation::failed(diagnostics.clone()),
+            };
+            let own_analysis = own[i];
             let alias_set = job.context.alias_set();
-            let own_analysis = uses_aliases && !alias_set.is_empty();
-            let translation = port(&analysed_for(own_analysis, job).analysis, &options);
             let key = match (validate_on, &translation.text) {
                 (true, Some(text)) => {
                     let c = &options.context;

@@ -16,6 +16,7 @@ use crate::unported;
 use grammar::{Diagnostic, ParseResult, SourceMap, Span};
 
 /// A translated pass.
+#[derive(Clone, Debug)]
 pub struct Translation {
     /// The `.slang` text; `None` when errors prevented it.
     pub text: Option<String>,
@@ -38,7 +39,8 @@ pub struct NagaStages {
 }
 
 impl Translation {
-    fn failed(diagnostics: Vec<Diagnostic>) -> Translation {
+    /// A translation that produced no text, for these reasons.
+    pub fn failed(diagnostics: Vec<Diagnostic>) -> Translation {
         Translation { text: None, line_map: Vec::new(), diagnostics, naga: None, naga_diagnostics: Vec::new() }
     }
 }
@@ -136,14 +138,36 @@ fn non_finite_parameter(line: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// Ports an analysed file into the pass context of `options`.
+/// Ports an analysed file into the pass context of `options`: [`bind`], then
+/// [`port_bound`].
 pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
-    let mut diagnostics = analysis.diagnostics.clone();
+    match bind(analysis, options) {
+        Ok(bound) => port_bound(analysis, &bound),
+        Err(diagnostics) => Translation::failed(diagnostics),
+    }
+}
+
+/// All that a pass's translation reads of its preset context, decided before any
+/// rewrite: what the runtime binds to both stages, the `#pragma parameter` lines the
+/// output carries and the alias defines. Given the same analysis, equal `BoundPass`es
+/// translate to equal [`Translation`]s ([`port_bound`] reads nothing else), so a caller
+/// porting one file in many contexts ports each distinct one once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundPass {
+    stages: port::BoundStages,
+    parameter_pragmas: Vec<(String, Option<Span>)>,
+    alias_defines: Vec<String>,
+}
+
+/// Binds an analysed file in the pass context of `options`; the analysis's
+/// diagnostics when it has errors (nothing to port).
+pub fn bind(analysis: &Analysis, options: &TranslateOptions) -> Result<BoundPass, Vec<Diagnostic>> {
+    let diagnostics = &analysis.diagnostics;
     let (Some(vertex), Some(fragment)) = (&analysis.vertex, &analysis.fragment) else {
-        return Translation::failed(diagnostics);
+        return Err(diagnostics.clone());
     };
-    if grammar::has_errors(&diagnostics) {
-        return Translation::failed(diagnostics);
+    if grammar::has_errors(diagnostics) {
+        return Err(diagnostics.clone());
     }
     let own_parameters = semantics::parameter_names(&analysis.pragmas);
     let mut parameters = own_parameters.clone();
@@ -152,8 +176,8 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
             parameters.push(p);
         }
     }
-    let ported = port::run(vertex, fragment, &options.context, &parameters);
-    let (vb, fb) = (&ported.vertex_bindings, &ported.fragment_bindings);
+    let stages = port::bind(vertex, fragment, &options.context, &parameters);
+    let (vb, fb) = (&stages.vertex, &stages.fragment);
     let mut parameter_pragmas: Vec<(String, Option<Span>)> = analysis
         .pragmas
         .iter()
@@ -161,7 +185,8 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
         .filter(|(p, _)| p.split_whitespace().nth(1) == Some("parameter"))
         .map(|(p, span)| (p.clone(), Some(*span)))
         .collect();
-    // Parameters of other passes this pass reads: their declarations come along.
+    // Parameters of other passes this pass reads: their declarations come along. (The
+    // rewrites never bind a parameter, so the bindings before them decide.)
     let used: Vec<&String> = vb
         .params
         .iter()
@@ -181,15 +206,26 @@ pub fn port(analysis: &Analysis, options: &TranslateOptions) -> Translation {
     }
     let alias_defines: Vec<String> =
         options.context.aliases.iter().filter(|a| !a.is_empty()).map(|a| format!("{a}_ALIAS")).collect();
+    Ok(BoundPass { stages, parameter_pragmas, alias_defines })
+}
+
+/// Ports an analysed file bound by [`bind`] (from the same analysis): the rewrites, the
+/// writer in both dialects.
+pub fn port_bound(analysis: &Analysis, bound: &BoundPass) -> Translation {
+    let mut diagnostics = analysis.diagnostics.clone();
+    let (Some(vertex), Some(fragment)) = (&analysis.vertex, &analysis.fragment) else {
+        return Translation::failed(diagnostics);
+    };
+    let ported = port::run_bound(vertex, fragment, &bound.stages);
     let input = WriteInput {
         vertex: &ported.vertex,
         fragment: &ported.fragment,
-        vertex_bindings: vb,
-        fragment_bindings: fb,
+        vertex_bindings: &ported.vertex_bindings,
+        fragment_bindings: &ported.fragment_bindings,
         connectors: &ported.connectors,
         header: analysis.header.clone(),
-        parameter_pragmas,
-        alias_defines,
+        parameter_pragmas: bound.parameter_pragmas.clone(),
+        alias_defines: bound.alias_defines.clone(),
     };
     let written = slang::write(&input);
     for d in ported.diagnostics.iter().cloned().chain(written.diagnostics) {

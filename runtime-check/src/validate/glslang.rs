@@ -15,6 +15,7 @@
 //! states, and a panic there must not take the CLI down.
 
 use super::glslang_ffi;
+use super::memo::StageMemo;
 use super::stages::StageSource;
 use super::{Issue, Stage};
 use crate::codes;
@@ -23,8 +24,7 @@ use glslang::{
     VulkanVersion,
 };
 use grammar::Severity;
-use std::collections::HashMap;
-use std::sync::{LazyLock, Mutex, PoisonError};
+use std::sync::LazyLock;
 
 /// The defines RetroArch adds to every slang file.
 pub const RETROARCH_DEFINES: [&str; 3] =
@@ -66,26 +66,26 @@ impl Message {
 /// Compiles one stage text (as built by [`super::split_stages`]) to SPIR-V words.
 ///
 /// glslang is deterministic, so each distinct (stage, text) is compiled once per
-/// process and its outcome remembered ([`Memo`]): a library repeats stage texts (stock
+/// process and its outcome remembered ([`super::memo`]): a library repeats stage texts (stock
 /// vertex stages, a shader validated in several preset contexts, `migrate --compare`
 /// compiling again what validation compiled). Across processes a success is kept on
 /// disk ([`super::spirv_cache`]) unless the user turns that off.
 pub fn compile(text: &str, stage: Stage) -> Outcome {
-    if let Some(hit) = MEMO.get(text, stage) {
-        return hit;
-    }
-    let result = match super::spirv_cache::load(text, stage) {
-        Some(words) => Ok(words),
-        None => {
-            let result = compile_uncached(text, stage);
-            if let Ok(words) = &result {
-                super::spirv_cache::store(text, stage, words);
+    MEMO.get_or_compute(
+        stage,
+        text,
+        || match super::spirv_cache::load(text, stage) {
+            Some(words) => Ok(words),
+            None => {
+                let result = compile_uncached(text, stage);
+                if let Ok(words) = &result {
+                    super::spirv_cache::store(text, stage, words);
+                }
+                result
             }
-            result
-        }
-    };
-    MEMO.put(text, stage, &result);
-    result
+        },
+        |result| text.len() + result.as_ref().map_or(256, |w| w.len() * 4),
+    )
 }
 
 /// Builds glslang's built-in symbol tables of both stages now. Its first compile of a
@@ -100,33 +100,8 @@ pub fn warm_up() {
 /// What [`compile`] returns.
 type Outcome = Result<Vec<u32>, Vec<Message>>;
 
-/// Outcomes of earlier compilations by (stage, text), up to [`Memo::BUDGET`] bytes of
-/// text and SPIR-V; past the budget nothing more is remembered (memory stays bounded,
-/// results never change).
-struct Memo {
-    /// Bytes remembered, and the outcomes of each stage by text.
-    entries: Mutex<(usize, [HashMap<String, Outcome>; 2])>,
-}
-
-impl Memo {
-    const BUDGET: usize = 64 << 20;
-
-    fn get(&self, text: &str, stage: Stage) -> Option<Outcome> {
-        let entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        entries.1[stage as usize].get(text).cloned()
-    }
-
-    fn put(&self, text: &str, stage: Stage, result: &Outcome) {
-        let cost = text.len() + result.as_ref().map_or(256, |w| w.len() * 4);
-        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
-        if entries.0 + cost <= Self::BUDGET {
-            entries.0 += cost;
-            entries.1[stage as usize].insert(text.to_owned(), result.clone());
-        }
-    }
-}
-
-static MEMO: LazyLock<Memo> = LazyLock::new(|| Memo { entries: Mutex::new((0, [HashMap::new(), HashMap::new()])) });
+/// Outcomes of earlier compilations by (stage, text): up to 64 MiB of text and SPIR-V.
+static MEMO: LazyLock<StageMemo<String, Outcome>> = LazyLock::new(|| StageMemo::new(64 << 20));
 
 fn compile_uncached(text: &str, stage: Stage) -> Result<Vec<u32>, Vec<Message>> {
     if let Some(at) = text.find('\0') {

@@ -27,6 +27,7 @@ pub mod glslang;
 mod glslang_ffi;
 pub mod interface;
 mod locate;
+mod memo;
 pub mod naga;
 pub mod reflect;
 pub mod spirv_cache;
@@ -193,8 +194,6 @@ pub struct ValidationResult {
     pub issues: Vec<Issue>,
     /// The meta pragmas read from the file.
     pub meta: Meta,
-    /// The naga modules of the stages naga accepted (for the GPU chain).
-    pub naga_modules: Vec<(Stage, ::naga::Module)>,
 }
 
 impl ValidationResult {
@@ -223,7 +222,7 @@ pub fn validate(text: &str, line_map: &[Option<Span>], ctx: &ValidationContext<'
     let interface = if spirv.len() == 2 {
         let mut reflected = Vec::new();
         for (stage, words) in &spirv {
-            match reflect::reflect(words, *stage) {
+            match reflect::reflect_memoized(words, *stage) {
                 Ok(r) => reflected.push(r),
                 Err(e) => issues.push(Issue::error(
                     crate::codes::E_VALIDATOR_INTERNAL,
@@ -246,15 +245,13 @@ pub fn validate(text: &str, line_map: &[Option<Span>], ctx: &ValidationContext<'
         Status::Skipped
     };
 
-    let mut naga_modules = Vec::new();
     let mut naga = Status::Skipped;
     for stage in Stage::BOTH {
         let Some(ns) = ctx.naga_stage(stage) else {
             continue;
         };
-        match naga::naga_issues(&ns.text, stage) {
-            Ok(module) => {
-                naga_modules.push((stage, module));
+        match naga::naga_verdict(&ns.text, stage) {
+            Ok(()) => {
                 if naga == Status::Skipped {
                     naga = Status::Ok;
                 }
@@ -269,7 +266,7 @@ pub fn validate(text: &str, line_map: &[Option<Span>], ctx: &ValidationContext<'
     dedup(&mut issues);
     let locator = locate::Locator::new(text, line_map, ctx, &stages.files);
     let diagnostics = issues.iter().map(|i| locator.diagnostic(i)).collect();
-    ValidationResult { glslang, interface, naga, diagnostics, issues, meta: stages.meta, naga_modules }
+    ValidationResult { glslang, interface, naga, diagnostics, issues, meta: stages.meta }
 }
 
 /// Validates a translated pass: the canonical text through RetroArch's rules and

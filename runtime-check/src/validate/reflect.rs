@@ -12,11 +12,13 @@
 //!
 //! Never panics on any word stream: malformed SPIR-V is an `Err`.
 
+use super::memo::StageMemo;
 use super::Stage;
 use rspirv::dr::{self, Instruction, Operand};
 use rspirv::spirv::{Decoration, Dim, Op, StorageClass};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::sync::LazyLock;
 
 /// A stage input or output.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -178,6 +180,16 @@ pub fn reflect(words: &[u32], stage: Stage) -> Result<Reflection, String> {
     let module = dr::load_words(words).map_err(|e| format!("{e:?}"))?;
     Reader::new(&module).reflect(stage)
 }
+
+/// [`reflect`], each distinct (stage, module) once per process ([`super::memo`]): texts
+/// that differ only in what glslang drops give the same words.
+pub fn reflect_memoized(words: &[u32], stage: Stage) -> Result<Reflection, String> {
+    REFLECTIONS.get_or_compute(stage, words, || reflect(words, stage), |_| words.len() * 4 + 1024)
+}
+
+/// Reflections of earlier modules by (stage, words): up to 32 MiB of SPIR-V.
+static REFLECTIONS: LazyLock<StageMemo<Vec<u32>, Result<Reflection, String>>> =
+    LazyLock::new(|| StageMemo::new(32 << 20));
 
 /// Decorations of one target: each kind with its literal operands.
 type Decorations = Vec<(Decoration, Vec<u32>)>;

@@ -35,4 +35,4 @@ pub mod uniforms;
 pub mod vertex_derivatives;
 pub mod written_uniforms;
 
-pub use pipeline::{for_dialect, run, PortedStages};
+pub use pipeline::{bind, for_dialect, run, run_bound, BoundStages, PortedStages};

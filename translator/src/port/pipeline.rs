@@ -1,6 +1,6 @@
-//! The porting pipeline: [`run`] binds both stages of a pass to RetroArch's runtime,
-//! runs the IR rewrites in the one order declared in [`REWRITES`], and plans the
-//! connectors between the stages. What it returns is everything the writer consumes.
+//! The porting pipeline: [`run`] binds both stages of a pass to RetroArch's runtime
+//! ([`bind`], the one step that reads the preset context), runs the IR rewrites in the
+//! one order declared in [`REWRITES`], and plans the connectors between the stages. What it returns is everything the writer consumes.
 //!
 //! Each rewrite runs over both stages before the next one starts (so diagnostics keep
 //! the order the passes declare). In debug builds and tests the IR validator
@@ -68,12 +68,35 @@ pub struct PortedStages<'m> {
 /// Ports the two analysed stages of a pass into its preset context. `parameters` are
 /// the `#pragma parameter` names the pass may bind (its own and the preset's).
 pub fn run<'m>(vertex: &'m Module, fragment: &'m Module, ctx: &PassContext, parameters: &[String]) -> PortedStages<'m> {
+    let bound = bind(vertex, fragment, ctx, parameters);
+    run_bound(vertex, fragment, &bound)
+}
+
+/// What the runtime binds to both stages' parameters and globals in one preset context,
+/// with the binding's findings: all that the rest of the porting ([`run_bound`]) reads
+/// of the context. Two contexts that bind alike port alike.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundStages {
+    pub vertex: Bindings,
+    pub fragment: Bindings,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Binds both stages in `ctx` (see [`run`] for `parameters`).
+pub fn bind(vertex: &Module, fragment: &Module, ctx: &PassContext, parameters: &[String]) -> BoundStages {
     let mut diagnostics = Vec::new();
-    let vertex_bindings = semantics::bind(vertex, ctx, parameters, &mut diagnostics);
-    let fragment_bindings = semantics::bind(fragment, ctx, parameters, &mut diagnostics);
+    let vertex = semantics::bind(vertex, ctx, parameters, &mut diagnostics);
+    let fragment = semantics::bind(fragment, ctx, parameters, &mut diagnostics);
+    BoundStages { vertex, fragment, diagnostics }
+}
+
+/// Ports two bound stages: the rewrites, then the connectors. Reads no preset context
+/// but what `bound` holds.
+pub fn run_bound<'m>(vertex: &'m Module, fragment: &'m Module, bound: &BoundStages) -> PortedStages<'m> {
+    let mut diagnostics = bound.diagnostics.clone();
     let mut stages = [
-        (Cow::Borrowed(vertex), StagePort::new(Stage::Vertex, vertex_bindings)),
-        (Cow::Borrowed(fragment), StagePort::new(Stage::Fragment, fragment_bindings)),
+        (Cow::Borrowed(vertex), StagePort::new(Stage::Vertex, bound.vertex.clone())),
+        (Cow::Borrowed(fragment), StagePort::new(Stage::Fragment, bound.fragment.clone())),
     ];
     for &(name, rewrite) in REWRITES {
         for (module, port) in &mut stages {

@@ -35,7 +35,7 @@ pub enum Binding {
     Invalid,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Bindings {
     pub params: Vec<Binding>,
     pub globals: BTreeMap<Handle<Global>, Binding>,
