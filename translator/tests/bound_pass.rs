@@ -56,11 +56,8 @@ const OTHER: &str = "#pragma parameter OTHER \"Other\" 0.5 0.0 1.0 0.05";
 #[test]
 fn fields_the_program_does_not_read_bind_alike() {
     let a = analysed(PLAIN);
-    let contexts = [
-        options(0, 1, &[], &[], &[]),
-        options(3, 5, &["mask", "lut"], &[], &[]),
-        options(2, 3, &[], &[], &[OTHER]),
-    ];
+    let contexts =
+        [options(0, 1, &[], &[], &[]), options(3, 5, &["mask", "lut"], &[], &[]), options(2, 3, &[], &[], &[OTHER])];
     let bound: Vec<_> = contexts.iter().map(|o| bind(&a, o).expect("analysed without errors")).collect();
     assert_eq!(bound[0], bound[1]);
     assert_eq!(bound[0], bound[2]);
