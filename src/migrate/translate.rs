@@ -126,33 +126,27 @@ fn translate_file(
         })
         .collect();
     let own: Vec<bool> = jobs.iter().map(|job| uses_aliases && !job.context.alias_set().is_empty()).collect();
+    let analysed: Vec<&Analysed> = jobs.iter().zip(&own).map(|(job, &own)| analysed_for(own, job)).collect();
     // Binding is cheap and is all a translation reads of its context: jobs that bind
-    // alike (from the same analysis) are ported once.
-    let bound: Vec<Result<BoundPass, Vec<Diagnostic>>> = jobs
-        .par_iter()
-        .zip(&options)
-        .zip(&own)
-        .map(|((job, options), &own)| bind(&analysed_for(own, job).analysis, options))
-        .collect();
-    // Each job's port: an index into `distinct` (the first job of each group), or the
-    // diagnostics of an analysis with errors.
-    let mut distinct: Vec<(usize, &BoundPass)> = Vec::new();
+    // alike from the same analysis are ported once.
+    let bound: Vec<Result<BoundPass, Vec<Diagnostic>>> =
+        analysed.par_iter().zip(&options).map(|(a, options)| bind(&a.analysis, options)).collect();
+    // Each job's port: an index into `distinct` (one analysis and binding per group), or
+    // the diagnostics of an analysis with errors.
+    let mut distinct: Vec<(&Analysed, &BoundPass)> = Vec::new();
     let port_of: Vec<Result<usize, &Vec<Diagnostic>>> = bound
         .iter()
-        .enumerate()
-        .map(|(i, b)| {
+        .zip(&analysed)
+        .map(|(b, &a)| {
             let b = b.as_ref()?;
-            let same = |&(j, other): &(usize, &BoundPass)| {
-                own[j] == own[i] && jobs[j].context.alias_set() == jobs[i].context.alias_set() && other == b
-            };
+            let same = |&(other_a, other_b): &(&Analysed, &BoundPass)| std::ptr::eq(other_a, a) && other_b == b;
             Ok(distinct.iter().position(same).unwrap_or_else(|| {
-                distinct.push((i, b));
+                distinct.push((a, b));
                 distinct.len() - 1
             }))
         })
         .collect();
-    let translations: Vec<Translation> =
-        distinct.par_iter().map(|&(i, b)| port_bound(&analysed_for(own[i], &jobs[i]).analysis, b)).collect();
+    let translations: Vec<Translation> = distinct.par_iter().map(|&(a, b)| port_bound(&a.analysis, b)).collect();
     let ported: Vec<Ported> = jobs
         .iter()
         .zip(options)
