@@ -37,6 +37,7 @@
 //! threshold; the old side never shares the translator's porting rules (it interprets
 //! the Cg IR itself), so a broken rule cannot break both sides alike.
 
+use crate::chain::image_io::load_image;
 use crate::chain::preset::assemble;
 use crate::chain::slang::{compile_slang, SlangCache, SlangPass};
 use crate::chain::{ChainDesc, FilterChain, Gpu, InputImage, Pixels};
@@ -264,16 +265,45 @@ type Translated = (String, Option<translator::translate::NagaStages>);
 
 /// The new side's work shared by the comparisons of one run: successful translations by
 /// [`TranslationKey`] (the presets of a library repeat their passes in the same places:
-/// 75 console borders differ only in their LUT file) and compiled passes by text
-/// ([`SlangCache`]). At most [`SlangCache::MAX_ENTRIES`] translations are kept; the
-/// files are assumed not to change during the run.
+/// 75 console borders differ only in their LUT file), compiled passes by text
+/// ([`SlangCache`]) and decoded LUT images by file (the console borders' 3200x1600 PNGs
+/// took 5 % of the CPU time of their comparisons when each preset decoded its own). At
+/// most [`SlangCache::MAX_ENTRIES`] translations and [`NewSideCache::LUT_BYTES`] of LUT
+/// pixels are kept; the files are assumed not to change during the run.
 #[derive(Default)]
 pub struct NewSideCache {
     translations: std::sync::Mutex<std::collections::HashMap<TranslationKey, Arc<Translated>>>,
     pub slang: SlangCache,
+    luts: std::sync::Mutex<DecodedLuts>,
+}
+
+/// LUT images decoded by this run, by resolved path, and the bytes they hold.
+#[derive(Default)]
+struct DecodedLuts {
+    images: std::collections::HashMap<std::path::PathBuf, InputImage>,
+    bytes: usize,
 }
 
 impl NewSideCache {
+    /// The most LUT pixel bytes kept (eleven 3200x1600 RGBA images).
+    pub const LUT_BYTES: usize = 256 << 20;
+
+    /// The LUT image of the file at `path`, decoded the first time and then shared
+    /// (its bytes are reference-counted: a hit copies nothing). Failures are not kept.
+    pub fn lut(&self, path: &std::path::Path) -> Result<InputImage, Diagnostic> {
+        let lock = || self.luts.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(hit) = lock().images.get(path) {
+            return Ok(hit.clone());
+        }
+        let image = load_image(path)?;
+        let mut luts = lock();
+        if luts.bytes + image.rgba8.len() <= Self::LUT_BYTES {
+            luts.bytes += image.rgba8.len();
+            luts.images.insert(path.to_path_buf(), image.clone());
+        }
+        Ok(image)
+    }
+
     fn translation(&self, key: &TranslationKey) -> Option<Arc<Translated>> {
         self.translations.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(key).cloned()
     }
@@ -298,7 +328,11 @@ pub fn translate_cgp_routed(
     let preset_parameters =
         translator::preset::declared_parameters(preset, fs, &translator::preset::ParameterCache::default());
     let migrated = as_migrated(preset)?;
-    assemble(&migrated, &mut |i, _| {
+    let mut load_lut = |path: &std::path::Path| match cache {
+        Some(c) => c.lut(path),
+        None => load_image(path),
+    };
+    assemble(&migrated, &mut load_lut, &mut |i, _| {
         let Some(p) = preset.passes.get(i) else {
             return Err(vec![Diagnostic::error(
                 codes::E_CHAIN_PRESET,
@@ -1107,5 +1141,29 @@ mod tests {
         let s = reference::StorageFormat::Srgb8;
         let stored = metrics(&as_stored(&step(lo), s), &as_stored(&step(hi), s)).unwrap_or_else(|e| panic!("{e}"));
         assert!(stored.within_2_255_pct == 100.0, "stored: {stored:?}");
+    }
+
+    #[test]
+    fn a_lut_file_is_decoded_once_per_run_and_a_failure_is_not_kept() {
+        let dir = std::env::temp_dir().join(format!("cg2slang-lut-cache-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e:?}"));
+        let png = |rgba: [u8; 4]| {
+            crate::chain::image_io::encode_png(crate::plan::Size::new(1, 1), &rgba).unwrap_or_else(|e| panic!("{e:?}"))
+        };
+        let path = dir.join("lut.png");
+        let cache = NewSideCache::default();
+        let missing = cache.lut(&path).expect_err("no file yet");
+        assert_eq!(missing.code, codes::E_CHAIN_IMAGE, "{}", missing.message);
+        std::fs::write(&path, png([10, 20, 30, 255])).unwrap_or_else(|e| panic!("{e:?}"));
+        let first = cache.lut(&path).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(&first.rgba8[..], &[10, 20, 30, 255], "the failure was not kept");
+        // A changed file is not read again during the run, and a hit shares the bytes.
+        std::fs::write(&path, png([99, 99, 99, 255])).unwrap_or_else(|e| panic!("{e:?}"));
+        let again = cache.lut(&path).unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(Arc::ptr_eq(&first.rgba8, &again.rgba8));
+        // Without the cache the file is read as it is now.
+        let fresh = load_image(&path).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(&fresh.rgba8[..], &[99, 99, 99, 255]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,14 +1,14 @@
 //! A `.slangp` on disk to a [`ChainDesc`]: the preset through the translator's reader
 //! (`load_slangp`), every pass through [`super::slang::load_slang`], LUT images through
 //! [`super::image_io`]. [`assemble`] is the part shared with `compare`, whose passes
-//! come from translating a `.cgp` instead. `#pragma format` and `#pragma name` (when the preset gives no
+//! come from translating a `.cgp` instead and whose LUTs are decoded once per run. `#pragma format` and `#pragma name` (when the preset gives no
 //! alias) go into the pass specs; `#pragma parameter` initial values are the defaults,
 //! the preset's values override them.
 //!
 //! **Invariant:** never panics; reads files only; returns every error it found.
 
 use super::image_io;
-use super::run::{ChainDesc, ChainPass, LutImage};
+use super::run::{ChainDesc, ChainPass, InputImage, LutImage};
 use super::slang::{load_slang, SlangPass};
 use crate::codes;
 use crate::plan::{ChainSpec, Format, Runtime, Size};
@@ -27,7 +27,7 @@ pub fn load_preset(sources: &mut SourceMap, path: &Path, fs: &dyn FileSystem) ->
     };
     // The passes compile independently: on several threads at once (start-up time).
     let mut loaded = load_all(&preset, fs);
-    let desc = assemble(&preset, &mut |i, _| {
+    let desc = assemble(&preset, &mut image_io::load_image, &mut |i, _| {
         let result = loaded.get_mut(i).and_then(Option::take).unwrap_or_else(|| {
             Err(vec![Diagnostic::error(codes::E_CHAIN_SHADER, "the pass was not compiled".to_string())])
         });
@@ -73,15 +73,22 @@ fn load_all(preset: &Preset, fs: &dyn FileSystem) -> Vec<Option<Loaded>> {
 /// Loads pass `i` of a preset: its modules and `#pragma`s, or its errors.
 pub type PassLoader<'a> = dyn FnMut(usize, &PresetPass) -> Result<SlangPass, Vec<Diagnostic>> + 'a;
 
+/// Reads and decodes the LUT image file at a path (as [`image_io::load_image`] does).
+pub type LutLoader<'a> = dyn FnMut(&Path) -> Result<InputImage, Diagnostic> + 'a;
+
 /// Builds the chain of a loaded preset (`.slangp`, or a `.cgp` whose passes are
-/// translated on the way): the LUT images read from disk, the schedule from the preset,
+/// translated on the way): the LUT images from `load_lut`, the schedule from the preset,
 /// each pass from `load_pass` (its modules and `#pragma`s); `#pragma format` and, where
 /// the preset gives no alias, `#pragma name` go into the pass specs. Returns every error.
-pub fn assemble(preset: &Preset, load_pass: &mut PassLoader<'_>) -> Result<ChainDesc, Vec<Diagnostic>> {
+pub fn assemble(
+    preset: &Preset,
+    load_lut: &mut LutLoader<'_>,
+    load_pass: &mut PassLoader<'_>,
+) -> Result<ChainDesc, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let mut luts = Vec::new();
     for l in &preset.textures {
-        match image_io::load_image(&l.resolved) {
+        match load_lut(&l.resolved) {
             Ok(img) => luts.push(img),
             Err(e) => errors.push(e.with_note(format!("LUT `{}` of the preset", l.name))),
         }
