@@ -285,7 +285,7 @@ struct DecodedLuts {
 }
 
 impl NewSideCache {
-    /// The most LUT pixel bytes kept (eleven 3200x1600 RGBA images).
+    /// The most LUT pixel bytes kept (thirteen 3200x1600 RGBA images).
     pub const LUT_BYTES: usize = 256 << 20;
 
     /// The LUT image of the file at `path`, decoded the first time and then shared
