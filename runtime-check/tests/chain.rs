@@ -635,3 +635,29 @@ fn eight_bit_read_back_is_the_float_read_back_rounded() {
         assert_eq!(got, floats.to_rgba8(), "{format:?}");
     }
 }
+
+/// The pipeline cache goes to disk through wgpu and back: what a device's cache holds is
+/// written once, read back by the next device on the same adapter, and not written again
+/// when nothing was added.
+#[test]
+fn the_pipeline_cache_round_trips_through_the_device() {
+    use runtime_check::chain::pipeline_cache::{read_entry, PipelineStore};
+    let g = gpu();
+    if !g.features.contains(wgpu::Features::PIPELINE_CACHE) {
+        return;
+    }
+    let Some(key) = wgpu::util::pipeline_cache_key(&g.info) else { return };
+    let dir = temp_dir("pipeline-cache");
+    let path = dir.join(format!("{key}.vkpc"));
+    let first = PipelineStore::open_in(&g.device, &g.info, &dir, 11).unwrap_or_else(|| panic!("no pipeline cache"));
+    first.save();
+    let data = read_entry(&path, 11, &key).unwrap_or_else(|| panic!("nothing written to {}", path.display()));
+    assert_eq!(first.cache().get_data().as_deref(), Some(&data[..]));
+    // Another build's file is not read.
+    assert_eq!(read_entry(&path, 12, &key), None);
+    let second = PipelineStore::open_in(&g.device, &g.info, &dir, 11).unwrap_or_else(|| panic!("no pipeline cache"));
+    std::fs::remove_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    second.save();
+    assert!(!path.exists(), "an unchanged cache was written again");
+    let _ = std::fs::remove_dir_all(&dir);
+}

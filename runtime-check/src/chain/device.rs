@@ -3,7 +3,8 @@
 //! Any Vulkan adapter will do, a software one (lavapipe) included; the features a slang
 //! chain needs are requested when the adapter has them: immediates (push constants, at
 //! most 128 bytes as RetroArch allows), clamp-to-border addressing and filterable
-//! 32-bit float textures. wgpu errors never panic here: an uncaptured-error handler
+//! 32-bit float textures; and a pipeline cache kept on disk ([`super::pipeline_cache`]),
+//! when the adapter has one. wgpu errors never panic here: an uncaptured-error handler
 //! records them, and [`Gpu::scoped`] turns the errors of a piece of work into data.
 //!
 //! **Invariant:** never panics, never prints; no adapter is an `E0704` diagnostic
@@ -23,6 +24,17 @@ pub struct Gpu {
     uncaptured: Arc<Mutex<Vec<String>>>,
     /// The 8-bit decode tables, probed on first use ([`Gpu::decode`]).
     conversions: OnceLock<Result<super::probe::ConversionTables, Diagnostic>>,
+    /// The pipeline cache every pipeline is created with, kept on disk
+    /// ([`super::pipeline_cache`]); written back when the `Gpu` is dropped.
+    pipelines: Option<super::pipeline_cache::PipelineStore>,
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        if let Some(p) = &self.pipelines {
+            p.save();
+        }
+    }
 }
 
 /// Which adapter [`Gpu::open`] takes.
@@ -70,7 +82,8 @@ impl Gpu {
         }
         let wanted = wgpu::Features::IMMEDIATES
             | wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER
-            | wgpu::Features::FLOAT32_FILTERABLE;
+            | wgpu::Features::FLOAT32_FILTERABLE
+            | wgpu::Features::PIPELINE_CACHE;
         let features = adapter.features() & wanted;
         let adapter_limits = adapter.limits();
         let limits = wgpu::Limits {
@@ -83,6 +96,12 @@ impl Gpu {
             label: Some("cg2slang chain"),
             required_features: features,
             required_limits: limits,
+            // wgpu's default (`Performance`) sub-allocates from large device-memory
+            // blocks, made up front and freed at the end: on an H200 a 1-frame `render`
+            // spent about 17 ms more before its read-back and 9 ms more tearing the
+            // device down with it (start-up 246-270 ms against 225-252 ms for crt-geom).
+            // A chain allocates its textures once, so frames do not feel the difference.
+            memory_hints: wgpu::MemoryHints::MemoryUsage,
             ..wgpu::DeviceDescriptor::default()
         };
         let (device, queue) = pollster::block_on(adapter.request_device(&desc)).map_err(|e| {
@@ -93,13 +112,19 @@ impl Gpu {
         device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
             sink.lock().unwrap_or_else(PoisonError::into_inner).push(e.to_string());
         }));
-        Ok(Gpu { device, queue, info, features, uncaptured, conversions: OnceLock::new() })
+        let pipelines = super::pipeline_cache::PipelineStore::open(&device, &info);
+        Ok(Gpu { device, queue, info, features, uncaptured, conversions: OnceLock::new(), pipelines })
     }
 
     /// What sampling a stored byte returns on this device, in UNORM and sRGB textures
     /// (measured on first use, see [`super::probe`]).
     pub fn conversions(&self) -> Result<super::probe::ConversionTables, Diagnostic> {
         self.conversions.get_or_init(|| super::probe::conversion_tables(self)).clone()
+    }
+
+    /// The pipeline cache to create pipelines with, when there is one.
+    pub fn pipeline_cache(&self) -> Option<&wgpu::PipelineCache> {
+        self.pipelines.as_ref().map(super::pipeline_cache::PipelineStore::cache)
     }
 
     /// A one-line description of the adapter.

@@ -42,6 +42,7 @@ pub mod image_io;
 pub mod loop_bounds;
 pub mod naga_blocks;
 pub mod pipeline;
+pub mod pipeline_cache;
 pub mod pre_emitted;
 pub mod predeclared;
 pub mod preset;

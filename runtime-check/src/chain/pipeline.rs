@@ -356,7 +356,7 @@ fn render_pipeline(
             targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
         }),
         multiview_mask: None,
-        cache: None,
+        cache: gpu.pipeline_cache(),
     })
 }
 

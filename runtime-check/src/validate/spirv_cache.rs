@@ -48,15 +48,36 @@ static PLACE: LazyLock<Option<(PathBuf, u128)>> = LazyLock::new(|| {
     Some((build_dir(&root, build), build))
 });
 
+/// This build's directory of the cache and the build's identity, `None` when the cache
+/// is off (the place of other per-build entries: [`crate::chain::pipeline_cache`]).
+pub fn place() -> Option<(&'static Path, u128)> {
+    PLACE.as_ref().map(|(dir, build)| (dir.as_path(), *build))
+}
+
 /// The directory of the build `build` under the cache root.
 fn build_dir(root: &Path, build: u128) -> PathBuf {
     root.join(format!("{build:032x}"))
 }
 
 /// Whether `name` is one this module gives an entry or its temporary file.
+/// The pipeline cache's file ([`crate::chain::pipeline_cache`]) is one too.
 fn is_entry_name(name: &str) -> bool {
-    let entry = |n: &str| n.len() == 36 && n.ends_with(".spv") && n[..32].bytes().all(|b| b.is_ascii_hexdigit());
-    entry(name) || (name.starts_with('.') && name.ends_with(".tmp") && name.get(1..37).is_some_and(entry))
+    let spirv = |n: &str| n.len() == 36 && n.ends_with(".spv") && n[..32].bytes().all(|b| b.is_ascii_hexdigit());
+    let pipelines = |n: &str| {
+        n.strip_prefix("wgpu_pipeline_cache_")
+            .and_then(|k| k.strip_suffix(".vkpc"))
+            .is_some_and(|k| k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+    };
+    let temporary = |n: &str| {
+        n.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")).is_some_and(|n| {
+            // `.NAME.PID.SEQUENCE.tmp`
+            let mut parts = n.rsplitn(3, '.');
+            let (seq, pid, entry) = (parts.next(), parts.next(), parts.next());
+            let number = |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+            number(seq) && number(pid) && entry.is_some_and(|e| spirv(e) || pipelines(e))
+        })
+    };
+    spirv(name) || pipelines(name) || temporary(name)
 }
 
 /// Deletes the least recently changed build directories under `root` other than
@@ -262,6 +283,15 @@ mod tests {
         let text = "#version 450\nvoid main() {}\n";
         for build in 1..=5u128 {
             store_in(&build_dir(root.path(), build), build, text, Stage::Vertex, &WORDS);
+            // The pipeline cache's file and a writer's temporary files are entries too.
+            let dir = build_dir(root.path(), build);
+            for name in [
+                "wgpu_pipeline_cache_vulkan_4318_9013.vkpc",
+                ".wgpu_pipeline_cache_vulkan_4318_9013.vkpc.12.0.tmp",
+                ".0123456789abcdef0123456789abcdef.spv.7.3.tmp",
+            ] {
+                std::fs::write(dir.join(name), b"x").unwrap_or_else(|e| panic!("{e}"));
+            }
             // Distinct modification times, oldest first.
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
@@ -270,6 +300,11 @@ mod tests {
         let foreign = build_dir(root.path(), 0);
         std::fs::create_dir_all(&foreign).unwrap_or_else(|e| panic!("{e}"));
         std::fs::write(foreign.join("notes.txt"), b"mine").unwrap_or_else(|e| panic!("{e}"));
+        // One whose temporary-looking file is not a writer's: kept as well.
+        let odd = build_dir(root.path(), 6);
+        std::fs::create_dir_all(&odd).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(odd.join(".notes.txt.tmp"), b"mine").unwrap_or_else(|e| panic!("{e}"));
+        std::thread::sleep(std::time::Duration::from_millis(20));
         std::fs::create_dir_all(root.path().join("other")).unwrap_or_else(|e| panic!("{e}"));
         // Build 9 runs, keeping 3 directories: its own and the two newest others (4, 5).
         prune(root.path(), 9, 3);
@@ -278,6 +313,7 @@ mod tests {
         assert!(alive(4) && alive(5), "the newest are kept");
         assert_eq!(load_from(&build_dir(root.path(), 5), 5, text, Stage::Vertex), Some(WORDS.to_vec()));
         assert!(foreign.join("notes.txt").exists() && root.path().join("other").exists());
+        assert!(odd.join(".notes.txt.tmp").exists());
     }
 
     #[test]

@@ -1,0 +1,201 @@
+//! An on-disk Vulkan pipeline cache, the counterpart of librashader's: a later process
+//! hands the driver the pipelines an earlier one compiled instead of compiling them
+//! again, which on a hardware driver is most of what a warm start-up still spends.
+//!
+//! One cache per [`super::device::Gpu`]: every pipeline of the process goes through it,
+//! and its contents are written back when the `Gpu` is dropped, only if they changed and
+//! only up to [`MAX_BYTES`]. The file lives in the build directory of the SPIR-V cache
+//! ([`crate::validate::spirv_cache`]: same place, same switches, `CG2SLANG_NO_CACHE`
+//! turns both off, the same pruning of old builds), named after the adapter
+//! (`wgpu::util::pipeline_cache_key`: vendor and device). It holds a header (the
+//! format's name, the build, the adapter key, the length) and a 128-bit digest of the
+//! data after it; a file that does not match in every part is not used.
+//!
+//! **Invariant:** never panics and never fails a chain: an I/O error, a damaged file or a
+//! cache wgpu refuses is an empty cache. The one `unsafe` call here,
+//! `create_pipeline_cache`, is handed only bytes that `PipelineCache::get_data` returned
+//! for the same adapter key and build, as their digest proves (see [`read_entry`]);
+//! wgpu and the driver check their own headers too. Writes are atomic (a temporary file
+//! renamed into place) and touch nothing but this module's file.
+
+use crate::reference::memo::KeyWriter;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The first bytes of every file: the format's name and version.
+const MAGIC: &[u8; 16] = b"cg2slang-vkpc\x00\x00\x01";
+
+/// The largest cache written or read. A `render` keeps a few MiB; a whole library's
+/// comparisons may compile more than is worth reading back at every start.
+pub const MAX_BYTES: usize = 32 << 20;
+
+/// A device's pipeline cache and where it is kept.
+pub struct PipelineStore {
+    cache: wgpu::PipelineCache,
+    /// The file, the build and adapter key its header names.
+    path: PathBuf,
+    build: u128,
+    key: String,
+    /// The digest of the data loaded (0 when none was): unchanged data is not written.
+    loaded: u128,
+}
+
+impl PipelineStore {
+    /// The cache of `device` on the adapter `info`, filled from its file when there is
+    /// one; `None` when the cache is off, the device lacks `PIPELINE_CACHE` or wgpu
+    /// refuses it.
+    pub fn open(device: &wgpu::Device, info: &wgpu::AdapterInfo) -> Option<PipelineStore> {
+        let (dir, build) = crate::validate::spirv_cache::place()?;
+        PipelineStore::open_in(device, info, dir, build)
+    }
+
+    /// [`PipelineStore::open`] with the file in `dir`, for the build `build`.
+    pub fn open_in(device: &wgpu::Device, info: &wgpu::AdapterInfo, dir: &Path, build: u128) -> Option<PipelineStore> {
+        if !device.features().contains(wgpu::Features::PIPELINE_CACHE) {
+            return None;
+        }
+        let key = wgpu::util::pipeline_cache_key(info)?;
+        if !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return None;
+        }
+        let path = dir.join(format!("{key}.vkpc"));
+        let data = read_entry(&path, build, &key);
+        let loaded = data.as_deref().map_or(0, digest);
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let desc =
+            wgpu::PipelineCacheDescriptor { label: Some("cg2slang pipelines"), data: data.as_deref(), fallback: true };
+        // SAFETY: `create_pipeline_cache` requires `data` to have been returned by
+        // `PipelineCache::get_data` for an adapter of the same `pipeline_cache_key`.
+        // `read_entry` returns only bytes whose header names this key and this build and
+        // whose 128-bit digest matches, and only `PipelineStore::save` writes such files,
+        // from `get_data` of a cache opened for that key.
+        #[allow(unsafe_code)]
+        let cache = unsafe { device.create_pipeline_cache(&desc) };
+        if pollster::block_on(scope.pop()).is_some() {
+            return None;
+        }
+        Some(PipelineStore { cache, path, build, key, loaded })
+    }
+
+    /// The cache, for pipeline descriptors.
+    pub fn cache(&self) -> &wgpu::PipelineCache {
+        &self.cache
+    }
+
+    /// Writes the cache back when its data changed since it was loaded (best effort).
+    pub fn save(&self) {
+        let Some(data) = self.cache.get_data() else { return };
+        if data.is_empty() || data.len() > MAX_BYTES || digest(&data) == self.loaded {
+            return;
+        }
+        write_entry(&self.path, self.build, &self.key, &data);
+    }
+}
+
+/// The digest of a cache's data (never 0 for data that could be written: a collision
+/// with "none loaded" would only skip a write).
+fn digest(data: &[u8]) -> u128 {
+    let mut k = KeyWriter::new("pipeline-cache-data");
+    k.u64(data.len() as u64);
+    k.bytes(data);
+    k.finish().0
+}
+
+/// The header of a file: everything before its data.
+fn header(build: u128, key: &str, len: usize, data_digest: u128) -> Vec<u8> {
+    let mut h = Vec::with_capacity(MAGIC.len() + 16 + 8 + key.len() + 8 + 16);
+    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(&build.to_le_bytes());
+    h.extend_from_slice(&(key.len() as u64).to_le_bytes());
+    h.extend_from_slice(key.as_bytes());
+    h.extend_from_slice(&(len as u64).to_le_bytes());
+    h.extend_from_slice(&data_digest.to_le_bytes());
+    h
+}
+
+/// The data of the file at `path` when its header names `build` and `key`, its length
+/// is the one recorded and its digest matches; `None` otherwise.
+pub fn read_entry(path: &Path, build: u128, key: &str) -> Option<Vec<u8>> {
+    let len = std::fs::metadata(path).ok()?.len();
+    if len > (MAX_BYTES + 4096) as u64 {
+        return None;
+    }
+    let bytes = std::fs::read(path).ok()?;
+    let fixed = MAGIC.len() + 16 + 8 + key.len();
+    let (head, rest) = bytes.split_at_checked(fixed)?;
+    let (size, rest) = rest.split_first_chunk::<8>()?;
+    let (recorded, data) = rest.split_first_chunk::<16>()?;
+    let size = usize::try_from(u64::from_le_bytes(*size)).ok()?;
+    let recorded = u128::from_le_bytes(*recorded);
+    let expected = header(build, key, size, recorded);
+    (head == &expected[..fixed] && data.len() == size && digest(data) == recorded).then(|| data.to_vec())
+}
+
+/// Writes `data` as the file at `path` for `build` and `key`: a temporary file in the
+/// same directory, renamed into place.
+pub fn write_entry(path: &Path, build: u128, key: &str, data: &[u8]) {
+    static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let temporary = dir.join(format!(
+        ".{}.{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id(),
+        SEQUENCE.fetch_add(1, Ordering::Relaxed)
+    ));
+    let mut bytes = header(build, key, data.len(), digest(data));
+    bytes.extend_from_slice(data);
+    let written = std::fs::File::create_new(&temporary).and_then(|mut f| f.write_all(&bytes));
+    if written.is_err() || std::fs::rename(&temporary, path).is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEY: &str = "wgpu_pipeline_cache_vulkan_4318_8993";
+
+    #[test]
+    fn a_written_entry_reads_back_for_its_build_and_key_only() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join(format!("{KEY}.vkpc"));
+        assert_eq!(read_entry(&path, 3, KEY), None);
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
+        write_entry(&path, 3, KEY, &data);
+        assert_eq!(read_entry(&path, 3, KEY), Some(data.clone()));
+        assert_eq!(read_entry(&path, 4, KEY), None);
+        assert_eq!(read_entry(&path, 3, "wgpu_pipeline_cache_vulkan_4318_8994"), None);
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .filter_map(|e| e.ok().map(|e| e.file_name()))
+            .collect();
+        assert_eq!(names.len(), 1, "no temporary file is left: {names:?}");
+    }
+
+    #[test]
+    fn a_damaged_entry_is_not_used() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join(format!("{KEY}.vkpc"));
+        let data: Vec<u8> = (0..300u32).map(|i| i as u8).collect();
+        write_entry(&path, 9, KEY, &data);
+        let good = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
+        let data_at = good.len() - data.len();
+        let mut cases = vec![good[..good.len() - 1].to_vec(), [good.clone(), vec![0]].concat(), Vec::new()];
+        for at in [0, MAGIC.len(), data_at - 20, data_at - 1, data_at, good.len() - 1] {
+            let mut flipped = good.clone();
+            flipped[at] ^= 0x10;
+            cases.push(flipped);
+        }
+        for bytes in cases {
+            std::fs::write(&path, &bytes).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(read_entry(&path, 9, KEY), None);
+        }
+        std::fs::write(&path, &good).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read_entry(&path, 9, KEY), Some(data));
+    }
+}
