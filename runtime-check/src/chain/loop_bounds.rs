@@ -41,7 +41,8 @@
 //!
 //! **Invariant:** [`every_loop_terminates`] answers `true` only for modules whose every
 //! loop has the shape above (anything it does not model is `false`); never panics.
-//! This module holds the chain's one use of `unsafe`, whose precondition is that answer.
+//! This module holds one of the chain's two uses of `unsafe` (the other is
+//! [`super::pipeline_cache`]'s), whose precondition is that answer.
 
 use naga::{
     AddressSpace, Block, Expression, Function, Handle, Literal, LocalVariable, Module, ScalarKind, Statement, TypeInner,

@@ -12,7 +12,8 @@
 //! `Default | SpvRules | VulkanRules`, RetroArch's defines in the preamble, no includes.
 //!
 //! This is the crate's one module allowed `unsafe` code throughout: the calls of the C
-//! interface (the only other `unsafe` is one proven call in [`crate::chain::loop_bounds`]).
+//! interface (the only other `unsafe` calls are one proven call in
+//! [`crate::chain::loop_bounds`] and one in [`crate::chain::pipeline_cache`]).
 //! **Invariant:** every pointer handed to glslang outlives the call that reads it
 //! (the text, preamble, input and limits live until the shader is deleted); every
 //! object created is deleted exactly once, the program before its shader; a null
