@@ -36,10 +36,16 @@
 # shaders in an on-disk cache ($XDG_CACHE_HOME/librashader): its start-up is given
 # both warm (that cache, as a user runs it; the per-frame runs use it too) and cold (an
 # empty private cache per run; the driver's own caches stay as they are for both
-# sides). cg2slang keeps glslang's SPIR-V in its own cache ($XDG_CACHE_HOME/cg2slang):
-# its start-up is likewise given warm (the best of the runs, after the first filled that
-# cache) and cold (CG2SLANG_NO_CACHE=1: glslang runs every time). CI does not run this
+# sides). cg2slang keeps glslang's SPIR-V and a Vulkan pipeline cache in its own cache
+# ($XDG_CACHE_HOME/cg2slang): its start-up is likewise given warm (the best of the runs,
+# after the first filled that cache) and cold (CG2SLANG_NO_CACHE=1: glslang runs every
+# time and no pipeline cache is read). CI does not run this
 # script.
+#
+# librashader-cli renders with its Vulkan runtime (glslang's SPIR-V, combined image
+# samplers, straight to the driver, as RetroArch does); LR_RUNTIME=wgpu times its wgpu
+# runtime instead, which goes through naga and binds textures and samplers apart, as
+# wgpu (and so this chain) must.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tree="${1:?usage: $0 MIGRATED_TREE IMAGE [FRAMES]}"
@@ -55,6 +61,8 @@ if [ -z "$theirs" ]; then
     fi
 fi
 repeat="${REPEAT:-3}"
+lr_runtime="${LR_RUNTIME:-vulkan}"
+case "$lr_runtime" in vulkan | wgpu) ;; *) echo "LR_RUNTIME must be vulkan or wgpu, not $lr_runtime" >&2; exit 2 ;; esac
 presets="${PRESETS:-crt/crt-geom crt/crt-royale xbr/super-xbr-6p-adaptive crt/crt-easymode-halation ntsc/ntsc-320px-svideo-gauss-scanline}"
 
 if ! command -v "$theirs" > /dev/null 2>&1; then
@@ -88,7 +96,7 @@ best() {
 }
 run_ours() { "$ours" render "$1" --image "$image" --viewport "$size" --frames "$2" --out "$out/ours.png" --force; }
 run_ours_cold() { CG2SLANG_NO_CACHE=1 run_ours "$1" 1; }
-run_theirs() { "$theirs" render -p "$1" -i "$image" -f "$(($2 - 1))" -o "$out/theirs.png" -r vulkan; }
+run_theirs() { "$theirs" render -p "$1" -i "$image" -f "$(($2 - 1))" -o "$out/theirs.png" -r "$lr_runtime"; }
 # a 1-frame run with an empty librashader cache of its own; the driver's caches (Mesa's
 # mesa_shader_cache, NVIDIA's) stay warm, as they are for our runs
 user_cache="${XDG_CACHE_HOME:-$HOME/.cache}"
@@ -107,7 +115,7 @@ run_theirs_cold() {
 if command -v vulkaninfo > /dev/null 2>&1; then
     echo "Vulkan devices: $(vulkaninfo --summary 2>/dev/null | grep deviceName | sed 's/.*= //' | paste -sd ', ')"
 fi
-echo "image $image ($size), viewport $size, $frames frames, best of $repeat"
+echo "image $image ($size), viewport $size, $frames frames, best of $repeat, librashader's $lr_runtime runtime"
 printf '%-40s %11s %11s %6s %11s %11s %6s %11s %11s %6s\n' preset "ours ms/fr" "lr ms/fr" ratio "ours warm" "lr warm" ratio "ours cold" "lr cold" ratio
 # One row: the preset file $2 timed on both sides under the name $1.
 bench_row() {
