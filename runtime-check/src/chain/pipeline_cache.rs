@@ -19,9 +19,8 @@
 //! renamed into place) and touch nothing but this module's file.
 
 use crate::reference::memo::KeyWriter;
-use std::io::Write;
+use crate::validate::spirv_cache;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The first bytes of every file: the format's name and version.
 const MAGIC: &[u8; 16] = b"cg2slang-vkpc\x00\x00\x01";
@@ -46,7 +45,7 @@ impl PipelineStore {
     /// one; `None` when the cache is off, the device lacks `PIPELINE_CACHE` or wgpu
     /// refuses it.
     pub fn open(device: &wgpu::Device, info: &wgpu::AdapterInfo) -> Option<PipelineStore> {
-        let (dir, build) = crate::validate::spirv_cache::place()?;
+        let (dir, build) = spirv_cache::place()?;
         PipelineStore::open_in(device, info, dir, build)
     }
 
@@ -132,26 +131,13 @@ pub fn read_entry(path: &Path, build: u128, key: &str) -> Option<Vec<u8>> {
     (head == &expected[..fixed] && data.len() == size && digest(data) == recorded).then(|| data.to_vec())
 }
 
-/// Writes `data` as the file at `path` for `build` and `key`: a temporary file in the
-/// same directory, renamed into place.
+/// Writes `data` as the file at `path` for `build` and `key`, atomically as every entry
+/// of the cache is written ([`spirv_cache::write_entry_file`]).
 pub fn write_entry(path: &Path, build: u128, key: &str, data: &[u8]) {
-    static SEQUENCE: AtomicU64 = AtomicU64::new(0);
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return };
-    if std::fs::create_dir_all(dir).is_err() {
-        return;
-    }
-    let temporary = dir.join(format!(
-        ".{}.{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id(),
-        SEQUENCE.fetch_add(1, Ordering::Relaxed)
-    ));
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else { return };
     let mut bytes = header(build, key, data.len(), digest(data));
     bytes.extend_from_slice(data);
-    let written = std::fs::File::create_new(&temporary).and_then(|mut f| f.write_all(&bytes));
-    if written.is_err() || std::fs::rename(&temporary, path).is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
+    spirv_cache::write_entry_file(dir, name, &bytes);
 }
 
 #[cfg(test)]

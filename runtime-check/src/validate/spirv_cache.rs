@@ -210,17 +210,23 @@ pub fn load_from(dir: &Path, build: u128, text: &str, stage: Stage) -> Option<Ve
 
 /// [`store`] into `dir` for the build `build`.
 pub fn store_in(dir: &Path, build: u128, text: &str, stage: Stage, words: &[u32]) {
+    let mut bytes = header(build, text, stage);
+    bytes.extend_from_slice(&(words.len() as u64).to_le_bytes());
+    bytes.extend(words.iter().flat_map(|w| w.to_le_bytes()));
+    write_entry_file(dir, &entry_name(build, text, stage), &bytes);
+}
+
+/// Writes `bytes` as the entry `name` of `dir` (created if missing), best effort, the way
+/// every entry of a build directory is written: into `.NAME.PID.SEQUENCE.tmp` beside it,
+/// renamed into place (the temporary names [`is_entry_name`] knows).
+pub(crate) fn write_entry_file(dir: &Path, name: &str, bytes: &[u8]) {
     static SEQUENCE: AtomicU64 = AtomicU64::new(0);
     if std::fs::create_dir_all(dir).is_err() {
         return;
     }
-    let name = entry_name(build, text, stage);
     let temporary =
         dir.join(format!(".{name}.{}.{}.tmp", std::process::id(), SEQUENCE.fetch_add(1, Ordering::Relaxed)));
-    let mut bytes = header(build, text, stage);
-    bytes.extend_from_slice(&(words.len() as u64).to_le_bytes());
-    bytes.extend(words.iter().flat_map(|w| w.to_le_bytes()));
-    let written = std::fs::File::create_new(&temporary).and_then(|mut f| f.write_all(&bytes));
+    let written = std::fs::File::create_new(&temporary).and_then(|mut f| f.write_all(bytes));
     if written.is_err() || std::fs::rename(&temporary, dir.join(name)).is_err() {
         let _ = std::fs::remove_file(&temporary);
     }
