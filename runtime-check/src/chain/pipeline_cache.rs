@@ -1,6 +1,8 @@
 //! An on-disk Vulkan pipeline cache, the counterpart of librashader's: a later process
 //! hands the driver the pipelines an earlier one compiled instead of compiling them
-//! again, which on a hardware driver is most of what a warm start-up still spends.
+//! again. It matters where the driver keeps no shader cache of its own: on an H200 with
+//! NVIDIA's disk cache off, a warm 1-frame crt-royale took 606-696 ms without it and
+//! 297-314 ms with it; with that cache on, it changed nothing measurable.
 //!
 //! One cache per [`super::device::Gpu`]: every pipeline of the process goes through it,
 //! and its contents are written back when the `Gpu` is dropped, only if they changed and
@@ -92,8 +94,8 @@ impl PipelineStore {
     }
 }
 
-/// The digest of a cache's data (never 0 for data that could be written: a collision
-/// with "none loaded" would only skip a write).
+/// The digest of a cache's data. 0 stands for "none loaded": data whose digest were 0
+/// would only have one write skipped.
 fn digest(data: &[u8]) -> u128 {
     let mut k = KeyWriter::new("pipeline-cache-data");
     k.u64(data.len() as u64);
