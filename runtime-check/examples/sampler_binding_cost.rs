@@ -194,6 +194,30 @@ impl Gpu {
             .ok_or_else(|| format!("no memory type with {flags:?}"))
     }
 
+    /// A host-visible, coherent buffer of `size` bytes for `usage`, bound to memory of its own.
+    fn host_buffer(&self, size: u64, usage: vk::BufferUsageFlags) -> Result<(vk::Buffer, vk::DeviceMemory), String> {
+        let d = &self.device;
+        // SAFETY: valid create and allocate infos; the buffer is bound once, to fresh
+        // memory of its requirements; both live until the process ends.
+        unsafe {
+            let buffer =
+                vkr(d.create_buffer(&vk::BufferCreateInfo::default().size(size).usage(usage), None), "buffer")?;
+            let req = d.get_buffer_memory_requirements(buffer);
+            let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
+            let memory = vkr(
+                d.allocate_memory(
+                    &vk::MemoryAllocateInfo::default()
+                        .allocation_size(req.size)
+                        .memory_type_index(self.memory_type(req.memory_type_bits, host)?),
+                    None,
+                ),
+                "buffer memory",
+            )?;
+            vkr(d.bind_buffer_memory(buffer, memory, 0), "bind buffer")?;
+            Ok((buffer, memory))
+        }
+    }
+
     fn image(&self, w: u32, h: u32, usage: vk::ImageUsageFlags) -> Result<(vk::Image, vk::ImageView), String> {
         let info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
@@ -251,22 +275,51 @@ fn color_range() -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange::default().aspect_mask(vk::ImageAspectFlags::COLOR).level_count(1).layer_count(1)
 }
 
-fn barrier(
-    image: vk::Image,
-    from: vk::ImageLayout,
-    to: vk::ImageLayout,
-    src: vk::AccessFlags,
-    dst: vk::AccessFlags,
-) -> vk::ImageMemoryBarrier<'static> {
-    vk::ImageMemoryBarrier::default()
+/// An image's layout, the accesses that use it in that layout and their stages.
+#[derive(Clone, Copy)]
+struct Use(vk::ImageLayout, vk::AccessFlags, vk::PipelineStageFlags);
+
+const UNUSED: Use = Use(vk::ImageLayout::UNDEFINED, vk::AccessFlags::empty(), vk::PipelineStageFlags::TOP_OF_PIPE);
+const COPY_TO: Use =
+    Use(vk::ImageLayout::TRANSFER_DST_OPTIMAL, vk::AccessFlags::TRANSFER_WRITE, vk::PipelineStageFlags::TRANSFER);
+const COPY_FROM: Use =
+    Use(vk::ImageLayout::TRANSFER_SRC_OPTIMAL, vk::AccessFlags::TRANSFER_READ, vk::PipelineStageFlags::TRANSFER);
+const SAMPLED: Use = Use(
+    vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+    vk::AccessFlags::SHADER_READ,
+    vk::PipelineStageFlags::FRAGMENT_SHADER,
+);
+const DRAWN: Use = Use(
+    vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
+    vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
+    vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
+);
+
+/// Records `image`'s move from one use to the next.
+///
+/// # Safety
+/// `cmd` is recording and `image` is live.
+unsafe fn transition(d: &ash::Device, cmd: vk::CommandBuffer, image: vk::Image, from: Use, to: Use) {
+    let barrier = vk::ImageMemoryBarrier::default()
         .image(image)
-        .old_layout(from)
-        .new_layout(to)
-        .src_access_mask(src)
-        .dst_access_mask(dst)
+        .old_layout(from.0)
+        .new_layout(to.0)
+        .src_access_mask(from.1)
+        .dst_access_mask(to.1)
         .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
         .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-        .subresource_range(color_range())
+        .subresource_range(color_range());
+    // SAFETY: the caller's.
+    unsafe { d.cmd_pipeline_barrier(cmd, from.2, to.2, vk::DependencyFlags::empty(), &[], &[], &[barrier]) };
+}
+
+/// A copy of a whole `w` x `h` image to or from a tightly packed buffer.
+fn whole_image(w: u32, h: u32) -> vk::BufferImageCopy {
+    vk::BufferImageCopy::default()
+        .image_subresource(
+            vk::ImageSubresourceLayers::default().aspect_mask(vk::ImageAspectFlags::COLOR).layer_count(1),
+        )
+        .image_extent(vk::Extent3D { width: w, height: h, depth: 1 })
 }
 
 /// What a fragment stage reads at one binding.
@@ -707,29 +760,7 @@ fn run() -> Result<(), String> {
     let bytes = u64::from(sw) * u64::from(sh) * 4;
     // SAFETY (this function): every create info is valid and refers to live objects;
     // each submit is waited for before what it used is read or changed.
-    let staging = vkr(
-        unsafe {
-            d.create_buffer(
-                &vk::BufferCreateInfo::default().size(bytes).usage(vk::BufferUsageFlags::TRANSFER_SRC),
-                None,
-            )
-        },
-        "staging",
-    )?;
-    let req = unsafe { d.get_buffer_memory_requirements(staging) };
-    let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
-    let staging_mem = vkr(
-        unsafe {
-            d.allocate_memory(
-                &vk::MemoryAllocateInfo::default()
-                    .allocation_size(req.size)
-                    .memory_type_index(gpu.memory_type(req.memory_type_bits, host)?),
-                None,
-            )
-        },
-        "staging memory",
-    )?;
-    vkr(unsafe { d.bind_buffer_memory(staging, staging_mem, 0) }, "bind staging")?;
+    let (staging, staging_mem) = gpu.host_buffer(bytes, vk::BufferUsageFlags::TRANSFER_SRC)?;
     let len = usize::try_from(bytes).map_err(|_| "too large")?;
     let ptr = vkr(unsafe { d.map_memory(staging_mem, 0, bytes, vk::MemoryMapFlags::empty()) }, "map")?;
     // SAFETY: the mapping holds `bytes` bytes and nothing else refers to it.
@@ -776,51 +807,10 @@ fn run() -> Result<(), String> {
         }
     };
     submit(&|| unsafe {
-        let to_copy = barrier(
-            src,
-            vk::ImageLayout::UNDEFINED,
-            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-            vk::AccessFlags::empty(),
-            vk::AccessFlags::TRANSFER_WRITE,
-        );
-        d.cmd_pipeline_barrier(
-            cmd,
-            vk::PipelineStageFlags::TOP_OF_PIPE,
-            vk::PipelineStageFlags::TRANSFER,
-            vk::DependencyFlags::empty(),
-            &[],
-            &[],
-            &[to_copy],
-        );
-        let region = vk::BufferImageCopy::default()
-            .image_subresource(
-                vk::ImageSubresourceLayers::default().aspect_mask(vk::ImageAspectFlags::COLOR).layer_count(1),
-            )
-            .image_extent(vk::Extent3D { width: sw, height: sh, depth: 1 });
-        d.cmd_copy_buffer_to_image(cmd, staging, src, vk::ImageLayout::TRANSFER_DST_OPTIMAL, &[region]);
-        let to_read = barrier(
-            src,
-            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-            vk::AccessFlags::TRANSFER_WRITE,
-            vk::AccessFlags::SHADER_READ,
-        );
-        let to_draw = barrier(
-            dst,
-            vk::ImageLayout::UNDEFINED,
-            vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
-            vk::AccessFlags::empty(),
-            vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
-        );
-        d.cmd_pipeline_barrier(
-            cmd,
-            vk::PipelineStageFlags::TRANSFER,
-            vk::PipelineStageFlags::FRAGMENT_SHADER | vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
-            vk::DependencyFlags::empty(),
-            &[],
-            &[],
-            &[to_read, to_draw],
-        );
+        transition(d, cmd, src, UNUSED, COPY_TO);
+        d.cmd_copy_buffer_to_image(cmd, staging, src, COPY_TO.0, &[whole_image(sw, sh)]);
+        transition(d, cmd, src, COPY_TO, SAMPLED);
+        transition(d, cmd, dst, UNUSED, DRAWN);
     })?;
 
     let sampler = vkr(
@@ -844,28 +834,7 @@ fn run() -> Result<(), String> {
         Some(path) => from_slang(&args, path)?,
         None => synthetic(&args)?,
     };
-    let zeros = vkr(
-        unsafe {
-            d.create_buffer(
-                &vk::BufferCreateInfo::default().size(65536).usage(vk::BufferUsageFlags::UNIFORM_BUFFER),
-                None,
-            )
-        },
-        "uniform buffer",
-    )?;
-    let req = unsafe { d.get_buffer_memory_requirements(zeros) };
-    let zeros_mem = vkr(
-        unsafe {
-            d.allocate_memory(
-                &vk::MemoryAllocateInfo::default()
-                    .allocation_size(req.size)
-                    .memory_type_index(gpu.memory_type(req.memory_type_bits, host)?),
-                None,
-            )
-        },
-        "uniform memory",
-    )?;
-    vkr(unsafe { d.bind_buffer_memory(zeros, zeros_mem, 0) }, "bind uniform")?;
+    let (zeros, zeros_mem) = gpu.host_buffer(65536, vk::BufferUsageFlags::UNIFORM_BUFFER)?;
     let ptr = vkr(unsafe { d.map_memory(zeros_mem, 0, 65536, vk::MemoryMapFlags::empty()) }, "map uniform")?;
     // SAFETY: the mapping holds 65536 bytes and nothing else refers to it.
     unsafe { std::ptr::write_bytes(ptr.cast::<u8>(), 0, 65536) };
@@ -885,69 +854,13 @@ fn run() -> Result<(), String> {
     )?;
     // A host buffer the warm-up round's image of each variant is read back into.
     let target_bytes = u64::from(tw) * u64::from(th) * 4;
-    let readback = vkr(
-        unsafe {
-            d.create_buffer(
-                &vk::BufferCreateInfo::default().size(target_bytes).usage(vk::BufferUsageFlags::TRANSFER_DST),
-                None,
-            )
-        },
-        "read-back buffer",
-    )?;
-    let req = unsafe { d.get_buffer_memory_requirements(readback) };
-    let readback_mem = vkr(
-        unsafe {
-            d.allocate_memory(
-                &vk::MemoryAllocateInfo::default()
-                    .allocation_size(req.size)
-                    .memory_type_index(gpu.memory_type(req.memory_type_bits, host)?),
-                None,
-            )
-        },
-        "read-back memory",
-    )?;
-    vkr(unsafe { d.bind_buffer_memory(readback, readback_mem, 0) }, "bind read-back")?;
+    let (readback, readback_mem) = gpu.host_buffer(target_bytes, vk::BufferUsageFlags::TRANSFER_DST)?;
     let target_len = usize::try_from(target_bytes).map_err(|_| "too large")?;
     let read_image = || -> Result<Vec<u8>, String> {
         submit(&|| unsafe {
-            let to_copy = barrier(
-                dst,
-                vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
-                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-                vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
-                vk::AccessFlags::TRANSFER_READ,
-            );
-            d.cmd_pipeline_barrier(
-                cmd,
-                vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::DependencyFlags::empty(),
-                &[],
-                &[],
-                &[to_copy],
-            );
-            let region = vk::BufferImageCopy::default()
-                .image_subresource(
-                    vk::ImageSubresourceLayers::default().aspect_mask(vk::ImageAspectFlags::COLOR).layer_count(1),
-                )
-                .image_extent(vk::Extent3D { width: tw, height: th, depth: 1 });
-            d.cmd_copy_image_to_buffer(cmd, dst, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, readback, &[region]);
-            let back = barrier(
-                dst,
-                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-                vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
-                vk::AccessFlags::TRANSFER_READ,
-                vk::AccessFlags::COLOR_ATTACHMENT_WRITE,
-            );
-            d.cmd_pipeline_barrier(
-                cmd,
-                vk::PipelineStageFlags::TRANSFER,
-                vk::PipelineStageFlags::COLOR_ATTACHMENT_OUTPUT,
-                vk::DependencyFlags::empty(),
-                &[],
-                &[],
-                &[back],
-            );
+            transition(d, cmd, dst, DRAWN, COPY_FROM);
+            d.cmd_copy_image_to_buffer(cmd, dst, COPY_FROM.0, readback, &[whole_image(tw, th)]);
+            transition(d, cmd, dst, COPY_FROM, DRAWN);
         })?;
         let ptr = vkr(unsafe { d.map_memory(readback_mem, 0, target_bytes, vk::MemoryMapFlags::empty()) }, "map")?;
         // SAFETY: the mapping holds `target_bytes` bytes; the copy into it was waited for.
