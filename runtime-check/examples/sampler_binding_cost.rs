@@ -23,9 +23,13 @@
 //! SPIR-V as RetroArch hands it over (combined); that SPIR-V through the chain's sampler
 //! split (`chain::slang::split_combined_samplers`); the chain's naga module written as
 //! wgpu writes it (SPIR-V 1.6, wgpu's bounds-check policies with robust access); and
-//! three candidate causes of naga's share: every texture reading one sampler variable
-//! (both forms), naga's SPIR-V without its zero initialisers of locals, and naga's
-//! SPIR-V as version 1.0.
+//! four candidate causes of naga's share: every texture reading one sampler variable
+//! (both forms), naga's SPIR-V without its zero initialisers of locals, naga's SPIR-V as
+//! version 1.0, and glslang's with its image and sampler loads moved to the top of the
+//! function, where naga's writer puts them. Where the device offers
+//! `VK_KHR_pipeline_executable_properties`, each variant's line is followed by the
+//! driver's statistics of the compiled fragment stage (on NVIDIA's: registers and the
+//! binary's size).
 
 #![allow(unsafe_code)] // Vulkan directly: every call below is an FFI call.
 
@@ -129,6 +133,9 @@ struct Gpu {
     memory: vk::PhysicalDeviceMemoryProperties,
     timestamp_period: f64,
     name: String,
+    /// `VK_KHR_pipeline_executable_properties`, where the device has it: the driver's
+    /// statistics of each compiled stage (registers, instructions, ...).
+    executables: Option<ash::khr::pipeline_executable_properties::Device>,
 }
 
 fn vkr<T>(r: Result<T, vk::Result>, what: &str) -> Result<T, String> {
@@ -169,9 +176,20 @@ impl Gpu {
         let priorities = [1.0];
         let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&priorities)];
         let mut v13 = vk::PhysicalDeviceVulkan13Features::default().dynamic_rendering(true);
-        let info = vk::DeviceCreateInfo::default().queue_create_infos(&queues).push_next(&mut v13);
+        // SAFETY: `pick` came from this instance.
+        let available = vkr(unsafe { instance.enumerate_device_extension_properties(pick) }, "extensions")?;
+        let statistics =
+            available.iter().any(|e| e.extension_name_as_c_str() == Ok(ash::khr::pipeline_executable_properties::NAME));
+        let extensions = [ash::khr::pipeline_executable_properties::NAME.as_ptr()];
+        let mut executable_info =
+            vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default().pipeline_executable_info(true);
+        let mut info = vk::DeviceCreateInfo::default().queue_create_infos(&queues).push_next(&mut v13);
+        if statistics {
+            info = info.enabled_extension_names(&extensions).push_next(&mut executable_info);
+        }
         // SAFETY: valid create info for a device of this instance.
         let device = vkr(unsafe { instance.create_device(pick, &info, None) }, "device")?;
+        let executables = statistics.then(|| ash::khr::pipeline_executable_properties::Device::new(&instance, &device));
         // SAFETY: the family and index exist.
         let queue = unsafe { device.get_device_queue(family, 0) };
         // SAFETY: `pick` came from this instance.
@@ -185,6 +203,7 @@ impl Gpu {
             memory,
             timestamp_period: f64::from(props.limits.timestamp_period),
             name,
+            executables,
         })
     }
 
@@ -356,6 +375,8 @@ struct Variant {
     pipeline: vk::Pipeline,
     layout: vk::PipelineLayout,
     set: vk::DescriptorSet,
+    /// The driver's statistics of the compiled fragment stage (empty without them).
+    statistics: String,
 }
 
 struct Bound {
@@ -480,9 +501,51 @@ fn variant(gpu: &Gpu, shader: &Shader, vertex: vk::ShaderModule, bound: &Bound) 
         .dynamic_state(&dynamic)
         .layout(layout)
         .push_next(&mut rendering);
+    let info =
+        if gpu.executables.is_some() { info.flags(vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR) } else { info };
     let pipeline = unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) }
         .map_err(|(_, e)| format!("pipeline: {e:?}"))?[0];
-    Ok(Variant { name: shader.name, pipeline, layout, set })
+    let statistics = match &gpu.executables {
+        Some(ext) => fragment_statistics(ext, pipeline)?,
+        None => String::new(),
+    };
+    Ok(Variant { name: shader.name, pipeline, layout, set, statistics })
+}
+
+/// The driver's statistics of `pipeline`'s fragment executable, as `name value` pairs.
+fn fragment_statistics(
+    ext: &ash::khr::pipeline_executable_properties::Device,
+    pipeline: vk::Pipeline,
+) -> Result<String, String> {
+    // SAFETY: `pipeline` is live and was created with `CAPTURE_STATISTICS_KHR`.
+    let executables = vkr(
+        unsafe { ext.get_pipeline_executable_properties(&vk::PipelineInfoKHR::default().pipeline(pipeline)) },
+        "executables",
+    )?;
+    let mut out = Vec::new();
+    for (index, e) in executables.iter().enumerate() {
+        if !e.stages.contains(vk::ShaderStageFlags::FRAGMENT) {
+            continue;
+        }
+        let info = vk::PipelineExecutableInfoKHR::default().pipeline(pipeline).executable_index(index as u32);
+        // SAFETY: as above; `index` is one of its executables.
+        let stats = vkr(unsafe { ext.get_pipeline_executable_statistics(&info) }, "statistics")?;
+        for st in &stats {
+            let name = st.name_as_c_str().map(CStr::to_string_lossy).unwrap_or_default();
+            // SAFETY: `format` says which member of the union the driver wrote.
+            let value = unsafe {
+                match st.format {
+                    vk::PipelineExecutableStatisticFormatKHR::BOOL32 => (st.value.b32 != 0).to_string(),
+                    vk::PipelineExecutableStatisticFormatKHR::INT64 => st.value.i64.to_string(),
+                    vk::PipelineExecutableStatisticFormatKHR::UINT64 => st.value.u64.to_string(),
+                    vk::PipelineExecutableStatisticFormatKHR::FLOAT64 => format!("{:.3}", st.value.f64),
+                    _ => "?".into(),
+                }
+            };
+            out.push(format!("{name} {value}"));
+        }
+    }
+    Ok(out.join(", "))
 }
 
 /// The synthetic stage in both binding forms, and its push constants (the texel size).
@@ -623,6 +686,7 @@ fn from_slang(args: &Args, path: &std::path::Path) -> Result<(Vec<Shader>, Vec<u
         .map_err(|e| format!("naga: {e:?}"))?;
     let rewritten_shared = share_samplers_spirv(&rewritten)?;
     let naga_uninit = strip_local_inits(&naga_words)?;
+    let rewritten_hoisted = load_handles_at_entry(&rewritten)?;
     let options10 = naga::back::spv::Options { lang_version: (1, 0), ..options.clone() };
     let naga_10 =
         naga::back::spv::write_vec(module, &info, &options10, Some(&pipeline)).map_err(|e| format!("naga: {e:?}"))?;
@@ -645,7 +709,8 @@ fn from_slang(args: &Args, path: &std::path::Path) -> Result<(Vec<Shader>, Vec<u
         Shader { name: "split, 1 sampler (glslang)", words: rewritten_shared, slots: split_slots.clone() },
         Shader { name: "split, 1 sampler (naga)", words: naga_shared, slots: split_slots.clone() },
         Shader { name: "split (naga, no local init)", words: naga_uninit, slots: split_slots.clone() },
-        Shader { name: "split (naga, SPIR-V 1.0)", words: naga_10, slots: split_slots },
+        Shader { name: "split (naga, SPIR-V 1.0)", words: naga_10, slots: split_slots.clone() },
+        Shader { name: "split (glslang, loads first)", words: rewritten_hoisted, slots: split_slots },
     ];
     Ok((shaders, push, vertex))
 }
@@ -714,6 +779,47 @@ fn share_samplers_spirv(words: &[u32]) -> Result<Vec<u32>, String> {
                     }
                 }
             }
+        }
+    }
+    Ok(module.assemble())
+}
+
+/// SPIR-V with every load of an image or sampler variable moved to the top of its
+/// function's first block (after its variables), where naga's writer loads them, instead
+/// of before each use, where glslang does.
+fn load_handles_at_entry(words: &[u32]) -> Result<Vec<u32>, String> {
+    use rspirv::binary::Assemble;
+    use rspirv::dr::Operand;
+    use rspirv::spirv::{Op, StorageClass};
+    let mut module = rspirv::dr::load_words(words).map_err(|e| format!("{e}"))?;
+    let handle_pointers: Vec<u32> = module
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::TypePointer)
+        .filter(|i| i.operands.first() == Some(&Operand::StorageClass(StorageClass::UniformConstant)))
+        .filter_map(|i| i.result_id)
+        .collect();
+    let handles: Vec<u32> = module
+        .types_global_values
+        .iter()
+        .filter(|i| i.class.opcode == Op::Variable && i.result_type.is_some_and(|t| handle_pointers.contains(&t)))
+        .filter_map(|i| i.result_id)
+        .collect();
+    for f in &mut module.functions {
+        let mut moved = Vec::new();
+        for b in &mut f.blocks {
+            b.instructions.retain(|i| {
+                let load = i.class.opcode == Op::Load
+                    && matches!(i.operands.first(), Some(Operand::IdRef(p)) if handles.contains(p));
+                if load {
+                    moved.push(i.clone());
+                }
+                !load
+            });
+        }
+        if let Some(first) = f.blocks.first_mut() {
+            let at = first.instructions.iter().take_while(|i| i.class.opcode == Op::Variable).count();
+            first.instructions.splice(at..at, moved);
         }
     }
     Ok(module.assemble())
@@ -966,6 +1072,9 @@ fn run() -> Result<(), String> {
             t.len(),
             m / base
         );
+        if !v.statistics.is_empty() {
+            println!("    fragment stage: {}", v.statistics);
+        }
     }
     Ok(())
 }
