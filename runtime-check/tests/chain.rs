@@ -522,6 +522,56 @@ void main()
 }
 
 #[test]
+fn early_returns_render_as_written() {
+    // Two early returns in `main`, which the chain's module makes `else` branches
+    // (`chain::tail_returns`), and one inside a loop, which stays.
+    let text = one_pass_slang(
+        "void main()
+{
+    float x = floor(gl_FragCoord.x);
+    if (x < 1.0)
+    {
+        FragColor = vec4(1.0, 0.0, 0.0, 1.0);
+        return;
+    }
+    float sum = 0.0;
+    for (int k = 0; k < 4; k++)
+    {
+        if (float(k) >= x)
+        {
+            FragColor = vec4(0.0, sum / 255.0, 0.0, 1.0);
+            return;
+        }
+        sum += 10.0;
+    }
+    if (x > 4.0)
+    {
+        FragColor = vec4(0.0, 0.0, 1.0, 1.0);
+        return;
+    }
+    FragColor = vec4(1.0, 1.0, 1.0, 1.0);
+}
+",
+    );
+    let compiled = runtime_check::chain::slang::compile_slang(std::path::Path::new("early.slang"), &text, None)
+        .unwrap_or_else(|d| panic!("{d:#?}"));
+    let mut fragment = compiled.fragment;
+    assert_eq!(runtime_check::chain::tail_returns::fold_tail_returns(&mut fragment), 0, "already folded");
+    // Columns 0..6: red; the loop's return with 10, 20, 30; x = 4 falls through; x = 5 blue.
+    assert_eq!(
+        render_slang_file("early", &text, Size::new(6, 1)),
+        vec![
+            [255, 0, 0, 255],
+            [0, 10, 0, 255],
+            [0, 20, 0, 255],
+            [0, 30, 0, 255],
+            [255, 255, 255, 255],
+            [0, 0, 255, 255]
+        ]
+    );
+}
+
+#[test]
 fn modf_and_frexp_render() {
     // glslang's `ModfStruct`/`FrexpStruct`, whose result types naga's SPIR-V front end
     // leaves undeclared.

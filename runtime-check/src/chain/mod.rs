@@ -52,6 +52,7 @@ pub mod probe;
 pub mod reflect;
 pub mod run;
 pub mod slang;
+pub mod tail_returns;
 pub mod textures;
 
 pub use device::{AdapterChoice, Gpu};

@@ -13,7 +13,8 @@
 //! (pre-emitted expressions taken out of `Emit`s, [`super::pre_emitted`]; the result
 //! types of `modf`/`frexp` registered, [`super::predeclared`]), the locals
 //! glslang fills with a constant array become private globals
-//! ([`super::constant_locals`]), and naga validates the module.
+//! ([`super::constant_locals`]), early returns at a function's tail become `else`
+//! branches ([`super::tail_returns`]), and naga validates the module.
 //!
 //! **Invariant:** never panics (glslang and naga run isolated), never writes (but for
 //! glslang's SPIR-V cache, [`crate::validate::spirv_cache`]); reads files
@@ -151,7 +152,8 @@ impl SlangCache {
 }
 
 /// SPIR-V words from glslang to a validated naga module (constant-holding locals
-/// hoisted, see [`super::constant_locals`]).
+/// hoisted, see [`super::constant_locals`]; early returns made `else` branches, see
+/// [`super::tail_returns`]).
 pub fn spirv_to_naga(words: &[u32], stage: Stage) -> Result<naga::Module, String> {
     let split = super::fetch_offset::fold_fetch_offsets(&split_combined_samplers(words)?)?;
     let result = vnaga::isolate(|| {
@@ -166,6 +168,7 @@ pub fn spirv_to_naga(words: &[u32], stage: Stage) -> Result<naga::Module, String
         super::pre_emitted::drop_pre_emitted(&mut module);
         super::predeclared::register_math_results(&mut module);
         super::constant_locals::hoist_constant_locals(&mut module);
+        super::tail_returns::fold_tail_returns(&mut module);
         let mut validator = naga::valid::Validator::new(naga::valid::ValidationFlags::all(), vnaga::capabilities());
         validator
             .validate(&module)
