@@ -25,7 +25,7 @@
 //! after the same statements; only functions without a result are rewritten; never
 //! panics.
 
-use naga::{Block, Function, Module, Span, Statement};
+use naga::{Block, Function, Module, Statement};
 
 /// Rewrites every function and entry point of `module` that has no result; returns how
 /// many early returns became `else` branches.
@@ -95,7 +95,7 @@ fn fold_tail(block: Block, count: &mut usize) -> Block {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use naga::{Expression, Literal};
+    use naga::{Expression, Literal, Span};
 
     /// A function without a result whose body is `statements`, with one `bool` literal
     /// expression (handle 0) for the conditions.
