@@ -754,19 +754,10 @@ fn share_samplers_spirv(words: &[u32]) -> Result<Vec<u32>, String> {
         .filter(|i| i.class.opcode == Op::TypeSampler)
         .filter_map(|i| i.result_id)
         .collect();
-    let pointer_types: Vec<u32> = module
-        .types_global_values
-        .iter()
-        .filter(|i| i.class.opcode == Op::TypePointer)
-        .filter(|i| matches!(i.operands.get(1), Some(Operand::IdRef(t)) if sampler_types.contains(t)))
-        .filter_map(|i| i.result_id)
-        .collect();
-    let vars: Vec<u32> = module
-        .types_global_values
-        .iter()
-        .filter(|i| i.class.opcode == Op::Variable && i.result_type.is_some_and(|t| pointer_types.contains(&t)))
-        .filter_map(|i| i.result_id)
-        .collect();
+    let vars = variables_of(
+        &module,
+        |pointer| matches!(pointer.operands.get(1), Some(Operand::IdRef(t)) if sampler_types.contains(t)),
+    );
     let Some(&first) = vars.first() else { return Ok(words.to_vec()) };
     for f in &mut module.functions {
         for b in &mut f.blocks {
@@ -784,6 +775,19 @@ fn share_samplers_spirv(words: &[u32]) -> Result<Vec<u32>, String> {
     Ok(module.assemble())
 }
 
+/// The global variables of `module` whose pointer type (an `OpTypePointer`) passes `keep`.
+fn variables_of(module: &rspirv::dr::Module, keep: impl Fn(&rspirv::dr::Instruction) -> bool) -> Vec<u32> {
+    use rspirv::spirv::Op;
+    let globals = &module.types_global_values;
+    let pointers: Vec<u32> =
+        globals.iter().filter(|i| i.class.opcode == Op::TypePointer && keep(i)).filter_map(|i| i.result_id).collect();
+    globals
+        .iter()
+        .filter(|i| i.class.opcode == Op::Variable && i.result_type.is_some_and(|t| pointers.contains(&t)))
+        .filter_map(|i| i.result_id)
+        .collect()
+}
+
 /// SPIR-V with every load of an image or sampler variable moved to the top of its
 /// function's first block (after its variables), where naga's writer loads them, instead
 /// of before each use, where glslang does.
@@ -792,19 +796,9 @@ fn load_handles_at_entry(words: &[u32]) -> Result<Vec<u32>, String> {
     use rspirv::dr::Operand;
     use rspirv::spirv::{Op, StorageClass};
     let mut module = rspirv::dr::load_words(words).map_err(|e| format!("{e}"))?;
-    let handle_pointers: Vec<u32> = module
-        .types_global_values
-        .iter()
-        .filter(|i| i.class.opcode == Op::TypePointer)
-        .filter(|i| i.operands.first() == Some(&Operand::StorageClass(StorageClass::UniformConstant)))
-        .filter_map(|i| i.result_id)
-        .collect();
-    let handles: Vec<u32> = module
-        .types_global_values
-        .iter()
-        .filter(|i| i.class.opcode == Op::Variable && i.result_type.is_some_and(|t| handle_pointers.contains(&t)))
-        .filter_map(|i| i.result_id)
-        .collect();
+    let handles = variables_of(&module, |pointer| {
+        pointer.operands.first() == Some(&Operand::StorageClass(StorageClass::UniformConstant))
+    });
     for f in &mut module.functions {
         let mut moved = Vec::new();
         for b in &mut f.blocks {

@@ -1,12 +1,26 @@
 //! One way to rewrite a naga function body statement by statement: the chain's module
 //! repairs ([`super::clip_space`], [`super::pre_emitted`], [`super::constant_locals`])
-//! each say what replaces one statement, and [`rebuild`] walks the nested blocks.
+//! each say what replaces one statement, and [`rebuild`] walks the nested blocks; and
+//! one way to visit every function of a module ([`each_function`]).
 //!
 //! **Invariant:** visits every statement of every nested block (`Block`, `If`, `Switch`,
 //! `Loop`) once, inner blocks before the statement that holds them, and keeps spans;
 //! never panics.
 
-use naga::{Block, Span, Statement};
+use naga::{Block, Function, Module, Span, Statement};
+
+/// Applies `f` to every function and every entry point's function of `module`; returns
+/// the sum of what it returned (a count of changes).
+pub fn each_function(module: &mut Module, mut f: impl FnMut(&mut Function) -> usize) -> usize {
+    let mut count = 0;
+    for (_, function) in module.functions.iter_mut() {
+        count += f(function);
+    }
+    for ep in module.entry_points.iter_mut() {
+        count += f(&mut ep.function);
+    }
+    count
+}
 
 /// `block` rebuilt: the nested blocks of each statement first, then `each` pushes onto
 /// the output what replaces the statement (nothing, the statement, or several).

@@ -16,14 +16,7 @@ use naga::{Block, Expression, Function, Handle, Module, Range, Statement};
 /// Splits the `Emit` ranges of every function and entry point; returns how many
 /// expressions it took out.
 pub fn drop_pre_emitted(module: &mut Module) -> usize {
-    let mut count = 0;
-    for (_, f) in module.functions.iter_mut() {
-        count += in_function(f);
-    }
-    for ep in module.entry_points.iter_mut() {
-        count += in_function(&mut ep.function);
-    }
-    count
+    super::naga_blocks::each_function(module, in_function)
 }
 
 fn in_function(f: &mut Function) -> usize {

@@ -31,14 +31,7 @@ use naga::{Block, Function, Module, Statement};
 /// Rewrites every function and entry point of `module` that has no result; returns how
 /// many early returns became `else` branches.
 pub fn fold_tail_returns(module: &mut Module) -> usize {
-    let mut count = 0;
-    for (_, f) in module.functions.iter_mut() {
-        count += fold_function(f);
-    }
-    for ep in module.entry_points.iter_mut() {
-        count += fold_function(&mut ep.function);
-    }
-    count
+    super::naga_blocks::each_function(module, fold_function)
 }
 
 fn fold_function(f: &mut Function) -> usize {
