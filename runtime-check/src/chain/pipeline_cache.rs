@@ -158,10 +158,7 @@ mod tests {
         assert_eq!(read_entry(&path, 3, KEY), Some(data.clone()));
         assert_eq!(read_entry(&path, 4, KEY), None);
         assert_eq!(read_entry(&path, 3, "wgpu_pipeline_cache_vulkan_4318_8994"), None);
-        let names: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap_or_else(|e| panic!("{e}"))
-            .filter_map(|e| e.ok().map(|e| e.file_name()))
-            .collect();
+        let names = spirv_cache::file_names(dir.path());
         assert_eq!(names.len(), 1, "no temporary file is left: {names:?}");
     }
 

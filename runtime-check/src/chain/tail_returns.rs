@@ -89,19 +89,13 @@ fn fold_tail(block: Block, count: &mut usize) -> Block {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use naga::{Expression, Literal, Span};
+    use naga::{Expression, Handle, Literal, Span};
 
-    /// A function without a result whose body is `statements`, with one `bool` literal
-    /// expression (handle 0) for the conditions.
-    fn function(statements: Vec<Statement>) -> Function {
+    /// A function without a result and the one `bool` literal its conditions use.
+    fn function() -> (Function, Handle<Expression>) {
         let mut f = Function::default();
-        f.expressions.append(Expression::Literal(Literal::Bool(true)), Span::UNDEFINED);
-        f.body = Block::from_vec(statements);
-        f
-    }
-
-    fn condition(f: &Function) -> naga::Handle<Expression> {
-        f.expressions.iter().next().map(|(h, _)| h).unwrap_or_else(|| unreachable!("one expression"))
+        let c = f.expressions.append(Expression::Literal(Literal::Bool(true)), Span::UNDEFINED);
+        (f, c)
     }
 
     fn ret() -> Statement {
@@ -113,130 +107,75 @@ mod tests {
         Statement::ControlBarrier(naga::Barrier::from_bits_truncate(n))
     }
 
-    fn fold(mut f: Function) -> (Function, usize) {
+    fn block(statements: Vec<Statement>) -> Block {
+        Block::from_vec(statements)
+    }
+
+    fn when(c: Handle<Expression>, accept: Vec<Statement>, reject: Vec<Statement>) -> Statement {
+        Statement::If { condition: c, accept: block(accept), reject: block(reject) }
+    }
+
+    /// `f` with `body` folded: its new body (as text, to compare) and the fold count.
+    fn folded(mut f: Function, body: Vec<Statement>) -> (String, usize) {
+        f.body = block(body);
         let n = fold_function(&mut f);
-        (f, n)
+        (format!("{:?}", f.body), n)
+    }
+
+    fn text(statements: Vec<Statement>) -> String {
+        format!("{:?}", block(statements))
     }
 
     #[test]
     fn an_early_return_becomes_an_else() {
-        let mut f = function(vec![]);
-        let c = condition(&f);
-        f.body = Block::from_vec(vec![
-            work(1),
-            Statement::If { condition: c, accept: Block::from_vec(vec![work(2), ret()]), reject: Block::new() },
-            work(4),
-            ret(),
-        ]);
-        let (f, n) = fold(f);
+        let (f, c) = function();
+        let (body, n) = folded(f, vec![work(1), when(c, vec![work(2), ret()], vec![]), work(4), ret()]);
         assert_eq!(n, 1);
-        let expected = format!(
-            "{:?}",
-            Block::from_vec(vec![
-                work(1),
-                Statement::If {
-                    condition: c,
-                    accept: Block::from_vec(vec![work(2)]),
-                    reject: Block::from_vec(vec![work(4), ret()]),
-                },
-            ])
-        );
-        assert_eq!(format!("{:?}", f.body), expected);
+        assert_eq!(body, text(vec![work(1), when(c, vec![work(2)], vec![work(4), ret()])]));
     }
 
     #[test]
     fn a_return_in_the_else_branch_takes_the_rest_into_the_then_branch() {
-        let mut f = function(vec![]);
-        let c = condition(&f);
-        f.body = Block::from_vec(vec![
-            Statement::If {
-                condition: c,
-                accept: Block::from_vec(vec![work(2)]),
-                reject: Block::from_vec(vec![ret()]),
-            },
-            work(4),
-        ]);
-        let (f, n) = fold(f);
+        let (f, c) = function();
+        let (body, n) = folded(f, vec![when(c, vec![work(2)], vec![ret()]), work(4)]);
         assert_eq!(n, 1);
-        let expected = format!(
-            "{:?}",
-            Block::from_vec(vec![Statement::If {
-                condition: c,
-                accept: Block::from_vec(vec![work(2), work(4)]),
-                reject: Block::new(),
-            }])
-        );
-        assert_eq!(format!("{:?}", f.body), expected);
+        assert_eq!(body, text(vec![when(c, vec![work(2), work(4)], vec![])]));
     }
 
     #[test]
     fn successive_early_returns_nest() {
-        let mut f = function(vec![]);
-        let c = condition(&f);
-        let early =
-            |n| Statement::If { condition: c, accept: Block::from_vec(vec![work(n), ret()]), reject: Block::new() };
-        f.body = Block::from_vec(vec![early(1), early(2), work(4)]);
-        let (f, n) = fold(f);
+        let (f, c) = function();
+        let early = |n| when(c, vec![work(n), ret()], vec![]);
+        let (body, n) = folded(f, vec![early(1), early(2), work(4)]);
         assert_eq!(n, 2);
-        let expected = format!(
-            "{:?}",
-            Block::from_vec(vec![Statement::If {
-                condition: c,
-                accept: Block::from_vec(vec![work(1)]),
-                reject: Block::from_vec(vec![Statement::If {
-                    condition: c,
-                    accept: Block::from_vec(vec![work(2)]),
-                    reject: Block::from_vec(vec![work(4)]),
-                }]),
-            }])
-        );
-        assert_eq!(format!("{:?}", f.body), expected);
+        assert_eq!(body, text(vec![when(c, vec![work(1)], vec![when(c, vec![work(2)], vec![work(4)])])]));
     }
 
     #[test]
     fn returns_outside_the_tail_and_functions_with_results_stay() {
-        let mut f = function(vec![]);
-        let c = condition(&f);
-        let early = Statement::If { condition: c, accept: Block::from_vec(vec![work(1), ret()]), reject: Block::new() };
+        let (_, c) = function();
+        let early = when(c, vec![work(1), ret()], vec![]);
         // Inside a loop: what follows the loop runs after the loop's end, not the `if`'s.
         let in_loop = vec![
-            Statement::Loop {
-                body: Block::from_vec(vec![early.clone(), work(2)]),
-                continuing: Block::new(),
-                break_if: None,
-            },
+            Statement::Loop { body: block(vec![early.clone(), work(2)]), continuing: Block::new(), break_if: None },
             work(4),
         ];
         // Both branches leave: what follows is dead, and is left where it is.
-        let both = vec![
-            Statement::If {
-                condition: c,
-                accept: Block::from_vec(vec![ret()]),
-                reject: Block::from_vec(vec![Statement::Kill]),
-            },
-            work(4),
-        ];
+        let both = vec![when(c, vec![ret()], vec![Statement::Kill]), work(4)];
         // An `if` that is not at the tail: its branches are not either.
-        let nested = vec![
-            Statement::If { condition: c, accept: Block::from_vec(vec![early.clone(), work(2)]), reject: Block::new() },
-            work(4),
-        ];
+        let nested = vec![when(c, vec![early.clone(), work(2)], vec![]), work(4)];
         for body in [in_loop, both, nested] {
-            let mut g = function(vec![]);
-            g.body = Block::from_vec(body);
-            let before = format!("{:?}", g.body);
-            let (g, n) = fold(g);
-            assert_eq!(n, 0);
-            assert_eq!(format!("{:?}", g.body), before);
+            let before = text(body.clone());
+            let (f, _) = function();
+            assert_eq!(folded(f, body), (before, 0));
         }
-        f.body = Block::from_vec(vec![early, work(4)]);
+        let (mut f, _) = function();
         let mut types = naga::UniqueArena::new();
         let ty =
             types.insert(naga::Type { name: None, inner: naga::TypeInner::Scalar(naga::Scalar::F32) }, Span::UNDEFINED);
         f.result = Some(naga::FunctionResult { ty, binding: None });
-        let before = format!("{:?}", f.body);
-        let (f, n) = fold(f);
-        assert_eq!(n, 0);
-        assert_eq!(format!("{:?}", f.body), before);
+        let body = vec![early, work(4)];
+        let before = text(body.clone());
+        assert_eq!(folded(f, body), (before, 0));
     }
 }

@@ -232,6 +232,12 @@ pub(crate) fn write_entry_file(dir: &Path, name: &str, bytes: &[u8]) {
     }
 }
 
+/// The names of the files in `dir`, for tests (an unreadable directory panics).
+#[cfg(test)]
+pub(crate) fn file_names(dir: &Path) -> Vec<std::ffi::OsString> {
+    std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{e}")).filter_map(|e| e.ok().map(|e| e.file_name())).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,10 +255,7 @@ mod tests {
         assert_eq!(load_from(dir.path(), 8, text, Stage::Vertex), None);
         assert_eq!(load_from(dir.path(), 7, "#version 450\n", Stage::Vertex), None);
         // No temporary file is left behind.
-        let names: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap_or_else(|e| panic!("{e}"))
-            .filter_map(|e| e.ok().map(|e| e.file_name()))
-            .collect();
+        let names = file_names(dir.path());
         assert_eq!(names.len(), 1, "{names:?}");
     }
 
