@@ -63,11 +63,20 @@ fn render_writes_the_viewport_and_every_pass() {
             "out.png",
             "--dump-passes",
             "passes",
+            "--timings",
         ],
         d,
     );
     expect(&run, 0);
     assert_eq!(png_size(&d.join("out.png")), (100, 70));
+    // --timings: the GPU time of each pass (the second frame: the first is left out),
+    // named by its shader, and of the whole frame.
+    assert!(run.stdout.contains(": 1 of 2 frames timed (the first left out"), "{}", run.stdout);
+    for (n, shader) in ["gamma_linearize.slang", "sharpen.slang", "gamma_encode.slang"].iter().enumerate() {
+        let line = run.stdout.lines().find(|l| l.starts_with(&format!("pass {n} "))).unwrap_or_default();
+        assert!(line.ends_with(shader), "pass {n}: {}", run.stdout);
+    }
+    assert!(run.stdout.lines().any(|l| l.starts_with("frame ")), "{}", run.stdout);
     // Passes 0 and 1 run at source scale; the last renders to the viewport.
     assert_eq!(png_size(&d.join("passes/pass0.png")), (64, 48));
     assert_eq!(png_size(&d.join("passes/pass1.png")), (64, 48));

@@ -99,6 +99,8 @@ pub const E_CHAIN_SHADER: &str = "E0708";
 pub const E_CHAIN_PRESET: &str = "E0709";
 /// `--param NAME=VALUE` names a parameter no pass of the preset declares.
 pub const E_CHAIN_UNKNOWN_PARAMETER: &str = "E0710";
+/// `render --timings` on a device that cannot write timestamps in render passes.
+pub const E_CHAIN_NO_TIMESTAMPS: &str = "E0711";
 
 // ---- CPU reference renderer (`E08xx`/`W08xx`) ----
 /// The module handed to the reference renderer has no entry point, or a pass lacks one

@@ -7,6 +7,7 @@
 
 mod support;
 
+use runtime_check::chain::timings::Span;
 use runtime_check::chain::{AdapterChoice, ChainDesc, ChainPass, FilterChain, Gpu, InputImage, LutImage, Pixels};
 use runtime_check::plan::{Filter, PassSpec, Sampling, Size};
 use runtime_check::validate::Stage;
@@ -198,6 +199,59 @@ fn a_scaled_last_pass_renders_at_its_scale_then_is_stretched() {
     let mut c = chain(vec![pass(&sizes, PassSpec::default())]);
     render(&mut c, &noise(Size::new(3, 2), 4), Size::new(9, 5));
     assert!(rgba8(&output(&c)).iter().all(|p| *p == [9, 5, 3, 2]));
+}
+
+/// The spans the chain's frames were timed in, in drawing order.
+fn timed_spans(c: &mut FilterChain) -> Vec<Span> {
+    match c.pass_timings() {
+        Some(Ok(t)) => {
+            assert!(t.frames_timed > 0 && t.spans.iter().all(|(_, s)| s.mean_ms >= 0.0), "{t:?}");
+            t.spans.iter().map(|(span, _)| *span).collect()
+        }
+        other => panic!("no timings: {other:?}"),
+    }
+}
+
+/// RetroArch draws a last pass with a scale type into a framebuffer and stretches that
+/// to the viewport. Where the stretch would copy texel for texel (the viewport's size
+/// and format, nothing reading the framebuffer again) the chain draws the pass into the
+/// viewport instead: the same image without the stretch's draw (the timed spans show
+/// which draws a frame made).
+#[test]
+fn a_last_pass_scaled_to_the_viewport_draws_into_it_with_the_stretched_image() {
+    let body = "vec4 c = texture(sampler2D(Source, Source_sampler), vTexCoord);
+    FragColor = vec4(c.rg * 0.7, fract(gl_FragCoord.x * 0.37 + gl_FragCoord.y * 0.11), 1.0);";
+    let feedback = "layout(set = 0, binding = 5) uniform texture2D PassFeedback1;
+layout(set = 0, binding = 21) uniform sampler PassFeedback1_sampler;";
+    let reads_feedback =
+        format!("{body}\n    FragColor += 0.0 * texture(sampler2D(PassFeedback1, PassFeedback1_sampler), vTexCoord);");
+    let last = |decls: &str, body: &str, spec: PassSpec| pass(&fragment(decls, body), spec);
+    let run = |last_pass: ChainPass| {
+        let mut c = chain(vec![passthrough(scaled(ScaleType::Source, 1.0)), last_pass]);
+        if let Err(d) = c.time_passes() {
+            panic!("{d:?}");
+        }
+        for _ in 0..3 {
+            render(&mut c, &noise(Size::new(5, 3), 9), Size::new(13, 7));
+        }
+        let spans = timed_spans(&mut c);
+        (rgba8(&output(&c)), spans, c)
+    };
+    let at_viewport = scaled(ScaleType::Viewport, 1.0);
+    let (direct, spans, c) = run(last(SOURCE, body, at_viewport.clone()));
+    assert_eq!(spans, vec![Span::Pass(0), Span::Pass(1)]);
+    assert_eq!(c.read_pass(1).map(|p| rgba8(&p)).ok().as_ref(), Some(&direct));
+    // The same pass reading its own feedback keeps its framebuffer, and the stretch.
+    let (stretched, spans, _) = run(last(&format!("{SOURCE}\n{feedback}"), &reads_feedback, at_viewport.clone()));
+    assert_eq!(spans, vec![Span::Pass(0), Span::Pass(1), Span::Stretch]);
+    assert_eq!(direct, stretched);
+    assert!(direct.iter().any(|p| *p != direct[0]), "the image is flat");
+    // Another size or format keeps the stretch too.
+    let half = scaled(ScaleType::Viewport, 0.5);
+    let srgb = PassSpec { srgb_framebuffer: true, ..at_viewport };
+    for spec in [half, srgb] {
+        assert_eq!(run(last(SOURCE, body, spec)).1, vec![Span::Pass(0), Span::Pass(1), Span::Stretch]);
+    }
 }
 
 #[test]

@@ -1,12 +1,14 @@
 //! `cg2slang render`: renders a `.slangp` preset headlessly with the wgpu filter chain.
 //!
 //! `cg2slang render PRESET.slangp --image IN.png [--image IN2.png ...] --out OUT.png
-//! [--frames N] [--viewport WxH] [--param NAME=VALUE]... [--dump-passes DIR] [--force]`
+//! [--frames N] [--viewport WxH] [--param NAME=VALUE]... [--dump-passes DIR] [--timings] [--force]`
 //!
 //! The images are the input frames, in order, repeated (the last one held) until
 //! `--frames` frames are rendered (default: one per image). The viewport defaults to
 //! the first image's size. OUT.png (and every file in DIR) is written atomically and
-//! never over an existing file without `--force`. Exit 0 on success, 1 when the preset
+//! never over an existing file without `--force`. `--timings` prints the GPU time of
+//! every pass per frame (timestamp queries; the first frame left out when there are
+//! others) on stdout. Exit 0 on success, 1 when the preset
 //! or its shaders have errors, 2 on usage, I/O or GPU-availability errors (no Vulkan
 //! adapter: install `mesa-vulkan-drivers`).
 
@@ -14,6 +16,7 @@ use super::{Exit, Reporter};
 use cg2slang::output::{first_existing, write_atomic, WriteError};
 use clap::Args;
 use grammar::{Diagnostic, RealFs, SourceMap};
+use runtime_check::chain::timings::format_table;
 use runtime_check::chain::{self, image_io, FilterChain, Gpu};
 use runtime_check::codes;
 use runtime_check::plan::Size;
@@ -50,6 +53,10 @@ pub struct RenderArgs {
     #[arg(long, value_name = "DIR")]
     pub dump_passes: Option<PathBuf>,
 
+    /// Print the GPU time of every pass per frame (timestamp queries).
+    #[arg(long)]
+    pub timings: bool,
+
     /// Overwrite existing output files.
     #[arg(long)]
     pub force: bool,
@@ -78,6 +85,18 @@ pub fn parse_param(s: &str) -> Result<(String, f32), String> {
         Ok(v) if v.is_finite() => Ok((name.to_owned(), v)),
         _ => Err(format!("`{value}` is not a number")),
     }
+}
+
+/// The file name of every pass's shader, for the timing table (empty when the preset
+/// cannot be read again).
+fn shader_names(preset: &Path) -> Vec<String> {
+    let (preset, _) = translator::preset::load_slangp(&mut SourceMap::new(), preset, &RealFs);
+    preset.map_or_else(Vec::new, |p| {
+        p.passes
+            .iter()
+            .map(|x| x.shader_resolved.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()))
+            .collect()
+    })
 }
 
 fn write(path: &Path, bytes: &[u8], force: bool, reporter: &Reporter) -> bool {
@@ -178,6 +197,12 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
             return Exit::Errors;
         }
     };
+    if args.timings {
+        if let Err(d) = chain.time_passes() {
+            reporter.diagnostics(&sources, &[d]);
+            return Exit::Failure;
+        }
+    }
     let Some(first) = images.first() else {
         reporter.error("no input image");
         return Exit::Failure;
@@ -198,6 +223,15 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
                 "warning: pass {i}: uniform(s) {} match no semantic or parameter and were left 0",
                 unknown.join(", ")
             ));
+        }
+    }
+    if let Some(timings) = chain.pass_timings() {
+        match timings {
+            Ok(t) => print!("{}", format_table(&t, &chain.gpu_name(), &shader_names(&args.preset))),
+            Err(d) => {
+                reporter.diagnostics(&sources, &[d]);
+                return Exit::Failure;
+            }
         }
     }
     let output = match chain.read_output_rgba8() {

@@ -3,8 +3,9 @@
 //! Any Vulkan adapter will do, a software one (lavapipe) included; the features a slang
 //! chain needs are requested when the adapter has them: immediates (push constants, at
 //! most 128 bytes as RetroArch allows), clamp-to-border addressing and filterable
-//! 32-bit float textures; and a pipeline cache kept on disk ([`super::pipeline_cache`]),
-//! when the adapter has one. wgpu errors never panic here: an uncaptured-error handler
+//! 32-bit float textures; a pipeline cache kept on disk ([`super::pipeline_cache`]),
+//! when the adapter has one; and timestamp queries, which only `render --timings` writes
+//! ([`super::timings`]). wgpu errors never panic here: an uncaptured-error handler
 //! records them, and [`Gpu::scoped`] turns the errors of a piece of work into data.
 //!
 //! **Invariant:** never panics, never prints; no adapter is an `E0704` diagnostic
@@ -83,7 +84,8 @@ impl Gpu {
         let wanted = wgpu::Features::IMMEDIATES
             | wgpu::Features::ADDRESS_MODE_CLAMP_TO_BORDER
             | wgpu::Features::FLOAT32_FILTERABLE
-            | wgpu::Features::PIPELINE_CACHE;
+            | wgpu::Features::PIPELINE_CACHE
+            | wgpu::Features::TIMESTAMP_QUERY;
         let features = adapter.features() & wanted;
         let adapter_limits = adapter.limits();
         let limits = wgpu::Limits {

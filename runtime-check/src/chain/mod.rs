@@ -8,6 +8,7 @@
 //! - [`bind`]: uniform values by slang semantic name;
 //! - [`textures`]: formats, textures, samplers, read-back;
 //! - [`run`]: the chain itself, frame after frame, driven by [`crate::plan`];
+//! - [`timings`]: GPU time per pass from timestamp queries (`render --timings`);
 //! - [`slang`]: a `.slang` file on disk to naga modules (glslang, combined samplers
 //!   split in the SPIR-V, naga's SPIR-V front end); [`preset`] a whole `.slangp`;
 //! - [`fetch_offset`]: texel-fetch offsets folded into the coordinate in the SPIR-V,
@@ -54,6 +55,7 @@ pub mod run;
 pub mod slang;
 pub mod tail_returns;
 pub mod textures;
+pub mod timings;
 
 pub use device::{AdapterChoice, Gpu};
 pub use run::{ChainDesc, ChainPass, FilterChain, InputImage, LutImage};

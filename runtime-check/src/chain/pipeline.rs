@@ -11,6 +11,7 @@
 use super::device::Gpu;
 use super::reflect::{self, Block, Member, SamplerGlobal, StageReflection, TextureGlobal};
 use super::textures::Texture;
+use super::timings::SpanQueries;
 use crate::codes;
 use crate::plan::Resource;
 use grammar::Diagnostic;
@@ -462,6 +463,7 @@ impl Blit {
         sampler: &wgpu::Sampler,
         target: &wgpu::TextureView,
         format: wgpu::TextureFormat,
+        timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
     ) -> Result<(), Diagnostic> {
         let key = (source.clone(), sampler.clone());
         let bind = match self.groups.get(&key) {
@@ -483,7 +485,7 @@ impl Blit {
             }
         };
         let pipeline = self.pipeline(gpu, format)?;
-        let mut pass = begin(encoder, "blit", target);
+        let mut pass = begin(encoder, "blit", target, timestamps);
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &bind, &[]);
         pass.set_vertex_buffer(0, vertices.slice(..));
@@ -496,7 +498,8 @@ impl Blit {
         self.groups.clear();
     }
 
-    /// Records the mip chain of `texture` from its level 0 (linear, clamp to edge).
+    /// Records the mip chain of `texture` from its level 0 (linear, clamp to edge);
+    /// `timed`: the span its draws start and end, when timed.
     pub fn mipmaps(
         &mut self,
         gpu: &Gpu,
@@ -504,21 +507,26 @@ impl Blit {
         vertices: &wgpu::Buffer,
         texture: &Texture,
         sampler: &wgpu::Sampler,
+        timed: Option<&SpanQueries>,
     ) -> Result<(), Diagnostic> {
         for level in 1..texture.mip_levels {
             let src = texture.level_view(level - 1);
             let dst = texture.level_view(level);
-            self.draw(gpu, encoder, vertices, &src, sampler, &dst, texture.format)?;
+            let timestamps = timed.and_then(|t| t.writes(level == 1, level + 1 == texture.mip_levels));
+            self.draw(gpu, encoder, vertices, &src, sampler, &dst, texture.format, timestamps)?;
         }
         Ok(())
     }
 }
 
 /// Begins a render pass that clears `target` to transparent black and draws into it.
+/// `timestamps`: where it writes its start and end times, when timed
+/// ([`super::timings`]).
 pub fn begin<'e>(
     encoder: &'e mut wgpu::CommandEncoder,
     label: &str,
     target: &wgpu::TextureView,
+    timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
 ) -> wgpu::RenderPass<'e> {
     encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
         label: Some(label),
@@ -529,7 +537,7 @@ pub fn begin<'e>(
             ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), store: wgpu::StoreOp::Store },
         })],
         depth_stencil_attachment: None,
-        timestamp_writes: None,
+        timestamp_writes: timestamps,
         occlusion_query_set: None,
         multiview_mask: None,
     })

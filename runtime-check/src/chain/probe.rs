@@ -163,7 +163,7 @@ fn draw_and_read(gpu: &Gpu, source: &Texture, format: wgpu::TextureFormat) -> Re
     })?;
     let mut blit = Blit::new(gpu)?;
     let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("probe") });
-    blit.draw(gpu, &mut encoder, &vertices, &source.view, &nearest, &target.view, target.format)?;
+    blit.draw(gpu, &mut encoder, &vertices, &source.view, &nearest, &target.view, target.format, None)?;
     gpu.scoped("running a probe", || gpu.queue.submit([encoder.finish()]))?;
     read_back(gpu, &target)
 }
