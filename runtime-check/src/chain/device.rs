@@ -165,6 +165,14 @@ impl Gpu {
             .map(|_| ())
             .map_err(|e| Diagnostic::error(codes::E_CHAIN_GPU, format!("waiting for the GPU: {e}")))
     }
+
+    /// Blocks until `submission` has finished on the GPU (later ones may still run).
+    pub fn wait_for(&self, submission: wgpu::SubmissionIndex) -> Result<(), Diagnostic> {
+        self.device
+            .poll(wgpu::PollType::Wait { submission_index: Some(submission), timeout: None })
+            .map(|_| ())
+            .map_err(|e| Diagnostic::error(codes::E_CHAIN_GPU, format!("waiting for the GPU: {e}")))
+    }
 }
 
 /// The full text of a wgpu error with its sources.

@@ -525,7 +525,10 @@ impl FilterChain {
         if let Some(t) = self.timer.as_mut() {
             t.end_frame(&mut encoder);
         }
-        gpu.queue.submit([encoder.finish()]);
+        let submission = gpu.queue.submit([encoder.finish()]);
+        if let Some(t) = self.timer.as_mut() {
+            t.submitted(submission);
+        }
         Ok(())
     }
 

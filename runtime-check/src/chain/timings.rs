@@ -106,6 +106,9 @@ pub struct Timings {
     /// From the start of a frame's first timed pass to the end of its last: the GPU's
     /// time for the frame, the gaps between passes (barriers, idle) included.
     pub frame: Stat,
+    /// From the end of a frame's last timed pass to the start of the next frame's
+    /// first (both timed): the time the GPU spends between frames.
+    pub between_frames: Stat,
 }
 
 impl Timings {
@@ -123,6 +126,8 @@ struct Slot {
     spans: Vec<(Span, u32, u32)>,
     /// The frame whose timestamps are on the way back, when there is one.
     pending: Option<u64>,
+    /// The submission that carries them (see [`PassTimer::submitted`]).
+    submission: Option<wgpu::SubmissionIndex>,
 }
 
 /// Timestamp queries around a chain's render passes, frame after frame.
@@ -136,6 +141,9 @@ pub struct PassTimer {
     frames: u64,
     stats: BTreeMap<Span, Accumulator>,
     frame: Accumulator,
+    between_frames: Accumulator,
+    /// The last frame read back, and the tick its last span ended at.
+    previous_end: Option<(u64, u64)>,
 }
 
 impl PassTimer {
@@ -175,6 +183,7 @@ impl PassTimer {
                     }),
                     spans: Vec::new(),
                     pending: None,
+                    submission: None,
                 })
                 .collect::<Vec<_>>()
         })?;
@@ -186,6 +195,8 @@ impl PassTimer {
             frames: 0,
             stats: BTreeMap::new(),
             frame: Accumulator::default(),
+            between_frames: Accumulator::default(),
+            previous_end: None,
         })
     }
 
@@ -223,6 +234,15 @@ impl PassTimer {
         slot.pending = Some(frame);
     }
 
+    /// Records the submission that carries the frame [`PassTimer::end_frame`] ended, so
+    /// that reading it back waits for that submission alone, never for later frames
+    /// (which would leave the GPU idle between frames and skew what is measured).
+    pub fn submitted(&mut self, submission: wgpu::SubmissionIndex) {
+        if let Some(slot) = self.slots.get_mut(self.current) {
+            slot.submission = Some(submission);
+        }
+    }
+
     /// Reads back every frame still pending and returns the figures.
     pub fn finish(&mut self, gpu: &Gpu) -> Result<Timings, Diagnostic> {
         let mut order: Vec<(u64, usize)> =
@@ -233,7 +253,13 @@ impl PassTimer {
         }
         let mut spans: Vec<(Span, Stat)> = self.stats.iter().map(|(s, a)| (*s, a.stat())).collect();
         spans.sort_by_key(|(s, _)| draw_order(*s));
-        Ok(Timings { frames_rendered: self.frames, frames_timed: self.frame.frames, spans, frame: self.frame.stat() })
+        Ok(Timings {
+            frames_rendered: self.frames,
+            frames_timed: self.frame.frames,
+            spans,
+            frame: self.frame.stat(),
+            between_frames: self.between_frames.stat(),
+        })
     }
 
     /// Reads slot `i`'s frame back into the statistics, if it holds one.
@@ -246,8 +272,16 @@ impl PassTimer {
         slot.readback.map_async(wgpu::MapMode::Read, range.clone(), move |r| {
             let _ = tx.send(r);
         });
-        gpu.wait()?;
-        if !matches!(rx.recv(), Ok(Ok(()))) {
+        match slot.submission.take() {
+            Some(submission) => gpu.wait_for(submission)?,
+            None => gpu.wait()?,
+        }
+        let mapped = match rx.try_recv() {
+            Ok(r) => Ok(r),
+            // Not called back yet: wait for everything submitted (rare).
+            Err(_) => gpu.wait().map(|()| rx.recv())?,
+        };
+        if !matches!(mapped, Ok(Ok(()))) {
             return Err(Diagnostic::error(codes::E_CHAIN_GPU, "cannot map the timestamp buffer"));
         }
         let ticks: Vec<u64> = {
@@ -258,20 +292,21 @@ impl PassTimer {
             view.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]))).collect()
         };
         slot.readback.unmap();
+        let ms = |ticks: u64| ticks as f64 * self.period_ns / 1e6;
+        let ends = slot.spans.iter().filter_map(|&(_, b, e)| Some((*ticks.get(b as usize)?, *ticks.get(e as usize)?)));
+        let (first, last) = ends.fold((u64::MAX, 0), |(f, l), (b, e)| (f.min(b), l.max(e)));
+        let previous = self.previous_end.replace((frame, last));
         // The first frame finds caches cold: left out when others follow.
-        if frame == 0 && self.frames > 1 {
+        if (frame == 0 && self.frames > 1) || first > last {
             return Ok(());
         }
-        let ms = |ticks: u64| ticks as f64 * self.period_ns / 1e6;
-        let (mut first, mut last) = (u64::MAX, 0u64);
         for &(span, b, e) in &slot.spans {
             let (Some(&tb), Some(&te)) = (ticks.get(b as usize), ticks.get(e as usize)) else { continue };
             self.stats.entry(span).or_default().add(ms(te.saturating_sub(tb)));
-            first = first.min(tb);
-            last = last.max(te);
         }
-        if first <= last {
-            self.frame.add(ms(last - first));
+        self.frame.add(ms(last - first));
+        if let Some((_, end)) = previous.filter(|&(p, _)| p + 1 == frame) {
+            self.between_frames.add(ms(first.saturating_sub(end)));
         }
         Ok(())
     }
@@ -315,6 +350,9 @@ pub fn format_table(t: &Timings, adapter: &str, names: &[String]) -> String {
     let _ = writeln!(out, "{:<16} {:>9.4}", "all spans", t.spans_mean_ms());
     row(&mut out, "frame", &t.frame, "(first start to last end)");
     let _ = writeln!(out, "{:<16} {:>9.4}  (frame - all spans)", "between passes", t.frame.mean_ms - t.spans_mean_ms());
+    if t.between_frames.frames > 0 {
+        row(&mut out, "between frames", &t.between_frames, "(a frame's start - the last one's end)");
+    }
     out
 }
 
@@ -347,6 +385,7 @@ mod tests {
             frames_timed: 2,
             spans: vec![(Span::Pass(0), s(1.0)), (Span::Mipmaps(0), s(0.25)), (Span::Pass(1), s(0.5))],
             frame: s(2.0),
+            between_frames: s(0.125),
         };
         let text = format_table(&t, "GPU", &["a.slang".into(), "b.slang".into()]);
         assert!(text.contains("2 of 3 frames timed (the first left out"), "{text}");
@@ -356,5 +395,6 @@ mod tests {
         assert!(line("pass 1 ").ends_with("0.5000  b.slang"), "{text}");
         assert!(line("all spans").ends_with("1.7500"), "{text}");
         assert!(line("between passes").contains(" 0.2500 "), "{text}");
+        assert!(line("between frames").contains(" 0.1250 "), "{text}");
     }
 }
