@@ -28,7 +28,12 @@
 # copy of such a preset (written under a temporary directory, its shader and LUT paths
 # made absolute) where each such pass's filter_linearN is the next pass's: both
 # runtimes then sample alike. The copy's row is named "PRESET (equal filters)" and says
-# which passes changed.
+# which passes changed. librashader also draws the last pass straight to the viewport
+# whatever its scale type, where RetroArch renders a last pass with a scale type into a
+# framebuffer and stretches that to the viewport: the chain does as RetroArch, except
+# where the stretch would copy texel for texel (a last pass scaled to exactly the
+# viewport, as crt-royale's), which it draws straight in too. A last pass scaled to
+# another size is more work for the chain (and another image).
 #
 # start-up = wall time of a 1-frame run (process start, device, shader compilation,
 # pipelines, one frame, read-back, PNG); per frame = (t(FRAMES) - t(1)) / (FRAMES - 1);
