@@ -77,6 +77,12 @@ fn render_writes_the_viewport_and_every_pass() {
         assert!(line.ends_with(shader), "pass {n}: {}", run.stdout);
     }
     assert!(run.stdout.lines().any(|l| l.starts_with("frame ")), "{}", run.stdout);
+    // And where the run's wall time went, phase by phase.
+    let phases = run.stdout.lines().find(|l| l.starts_with("wall ms: ")).unwrap_or_default();
+    for phase in ["images and preset ", "chain ", "frames ", "read-back ", "PNG ", "; in all ", "the device opened in "]
+    {
+        assert!(phases.contains(phase), "{phase}: {}", run.stdout);
+    }
     // Passes 0 and 1 run at source scale; the last renders to the viewport.
     assert_eq!(png_size(&d.join("passes/pass0.png")), (64, 48));
     assert_eq!(png_size(&d.join("passes/pass1.png")), (64, 48));

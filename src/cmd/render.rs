@@ -8,7 +8,7 @@
 //! the first image's size. OUT.png (and every file in DIR) is written atomically and
 //! never over an existing file without `--force`. `--timings` prints the GPU time of
 //! every pass per frame (timestamp queries; the first frame left out when there are
-//! others) on stdout. Exit 0 on success, 1 when the preset
+//! others), then the run's wall time phase by phase, on stdout. Exit 0 on success, 1 when the preset
 //! or its shaders have errors, 2 on usage, I/O or GPU-availability errors (no Vulkan
 //! adapter: install `mesa-vulkan-drivers`).
 
@@ -22,6 +22,7 @@ use runtime_check::codes;
 use runtime_check::plan::Size;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Args)]
 pub struct RenderArgs {
@@ -53,7 +54,8 @@ pub struct RenderArgs {
     #[arg(long, value_name = "DIR")]
     pub dump_passes: Option<PathBuf>,
 
-    /// Print the GPU time of every pass per frame (timestamp queries).
+    /// Print the GPU time of every pass per frame (timestamp queries) and the run's wall
+    /// time phase by phase.
     #[arg(long)]
     pub timings: bool,
 
@@ -135,7 +137,42 @@ pub fn gpu(sources: &SourceMap, reporter: &Reporter) -> Option<Arc<Gpu>> {
     }
 }
 
+/// Wall time of `render`'s phases, for `--timings`: where a run's start-up goes.
+struct Phases {
+    start: Instant,
+    last: Instant,
+    done: Vec<(&'static str, Duration)>,
+}
+
+impl Phases {
+    fn new() -> Phases {
+        let now = Instant::now();
+        Phases { start: now, last: now, done: Vec::new() }
+    }
+
+    /// Ends the phase `name` (it began where the last one ended).
+    fn end(&mut self, name: &'static str) {
+        let now = Instant::now();
+        self.done.push((name, now - self.last));
+        self.last = now;
+    }
+
+    /// One line: each phase in ms, then the whole; `device` (opened on its own thread
+    /// beside the preset) in parentheses, as it overlaps the others.
+    fn line(&self, device: Duration) -> String {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let phases: Vec<String> = self.done.iter().map(|(n, d)| format!("{n} {:.1}", ms(*d))).collect();
+        format!(
+            "wall ms: {}; in all {:.1} (the device opened in {:.1}, beside the preset)\n",
+            phases.join(", "),
+            ms(self.last - self.start),
+            ms(device)
+        )
+    }
+}
+
 pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
+    let mut phases = Phases::new();
     if let Some((_, path)) = first_existing([args.out.as_path()], args.force) {
         reporter.error(&format!("cannot write {}: it already exists (use --force to overwrite)", path.display()));
         return Exit::Failure;
@@ -144,10 +181,14 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
     let mut sources = SourceMap::new();
     // Opening the device (Vulkan instance, adapter) and compiling the passes are
     // independent: the device opens on a second thread meanwhile (start-up time).
-    let (opened, (desc, diags)) = std::thread::scope(|s| {
-        let opening = s.spawn(Gpu::new);
+    let ((opened, device_time), (desc, diags)) = std::thread::scope(|s| {
+        let opening = s.spawn(|| {
+            let t = Instant::now();
+            (Gpu::new(), t.elapsed())
+        });
         let loaded = chain::preset::load_preset(&mut sources, &args.preset, &RealFs);
-        (opening.join(), loaded)
+        phases.end("images and preset");
+        (opening.join().map_or_else(|e| (Err(e), Duration::ZERO), |(g, t)| (Ok(g), t)), loaded)
     });
     reporter.diagnostics(&sources, &diags);
     let Some(mut desc) = desc else { return Exit::Errors };
@@ -190,6 +231,7 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     };
+    phases.end("waiting for the device");
     let mut chain = match FilterChain::new(gpu, desc) {
         Ok(c) => c,
         Err(d) => {
@@ -197,6 +239,7 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
             return Exit::Errors;
         }
     };
+    phases.end("chain");
     if args.timings {
         if let Err(d) = chain.time_passes() {
             reporter.diagnostics(&sources, &[d]);
@@ -217,6 +260,7 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
             return code;
         }
     }
+    phases.end("frames");
     for (i, unknown) in chain.unknown_uniforms.iter().enumerate() {
         if !unknown.is_empty() {
             reporter.error(&format!(
@@ -233,6 +277,7 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
                 return Exit::Failure;
             }
         }
+        phases.end("the GPU's timestamps");
     }
     let output = match chain.read_output_rgba8() {
         Ok(p) => p,
@@ -241,6 +286,7 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     };
+    phases.end("read-back");
     if !dumps.is_empty() {
         for (n, path) in dumps.iter().enumerate().take(chain.pass_count()) {
             let png = chain.read_pass(n).and_then(|p| image_io::encode_png(p.size, &p.to_rgba8()));
@@ -255,7 +301,13 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
         }
     }
     match image_io::encode_png(output.0, &output.1) {
-        Ok(bytes) if write(&args.out, &bytes, args.force, reporter) => Exit::Clean,
+        Ok(bytes) if write(&args.out, &bytes, args.force, reporter) => {
+            phases.end("PNG");
+            if args.timings {
+                print!("{}", phases.line(device_time));
+            }
+            Exit::Clean
+        }
         Ok(_) => Exit::Failure,
         Err(d) => {
             reporter.diagnostics(&sources, &[d]);
