@@ -315,9 +315,9 @@ impl FilterChain {
         self.samplers.entry((s, filterable)).or_insert_with(|| textures::sampler(gpu, s, filterable)).clone()
     }
 
-    /// Makes sure the textures this frame draws into exist with the right size and format.
-    fn prepare(&mut self, plan: &ChainPlan, input: &InputImage) {
-        let direct = drawn_into_viewport(plan);
+    /// Makes sure the textures this frame draws into exist with the right size and format
+    /// (`direct`: the pass that draws into the viewport instead of its framebuffer).
+    fn prepare(&mut self, plan: &ChainPlan, input: &InputImage, direct: Option<usize>) {
         let gpu = self.gpu.clone();
         // Reuse the input texture of an earlier frame that nothing needs any more.
         let reuse = self.input.take().or_else(|| self.spare.take());
@@ -386,14 +386,14 @@ impl FilterChain {
     }
 
     fn encode(&mut self, plan: &ChainPlan, input: &InputImage) -> Result<(), Diagnostic> {
-        self.prepare(plan, input);
+        let direct = drawn_into_viewport(plan);
+        self.prepare(plan, input, direct);
         let gpu = self.gpu.clone();
         let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
         let linear = linear_sampler(&gpu, &mut self.samplers).clone();
         if let Some(t) = self.timer.as_mut() {
             t.begin_frame(&gpu)?;
         }
-        let direct = drawn_into_viewport(plan);
         for (i, p) in plan.passes.iter().enumerate() {
             // Samplers first (needs &mut self).
             let slots: Vec<(Resource, bool)> =

@@ -41,22 +41,22 @@ pub struct SpanQueries {
 impl SpanQueries {
     /// The timestamp writes of a render pass that both starts and ends the span.
     pub fn whole(&self) -> wgpu::RenderPassTimestampWrites<'_> {
-        wgpu::RenderPassTimestampWrites {
-            query_set: &self.set,
-            beginning_of_pass_write_index: Some(self.begin),
-            end_of_pass_write_index: Some(self.end),
-        }
+        self.at(Some(self.begin), Some(self.end))
     }
 
     /// The timestamp writes of a render pass that starts the span (`first`), ends it
     /// (`last`) or both; `None` for a pass inside the span (wgpu refuses writes that
     /// name no query).
     pub fn writes(&self, first: bool, last: bool) -> Option<wgpu::RenderPassTimestampWrites<'_>> {
-        (first || last).then(|| wgpu::RenderPassTimestampWrites {
+        (first || last).then(|| self.at(first.then_some(self.begin), last.then_some(self.end)))
+    }
+
+    fn at(&self, begin: Option<u32>, end: Option<u32>) -> wgpu::RenderPassTimestampWrites<'_> {
+        wgpu::RenderPassTimestampWrites {
             query_set: &self.set,
-            beginning_of_pass_write_index: first.then_some(self.begin),
-            end_of_pass_write_index: last.then_some(self.end),
-        })
+            beginning_of_pass_write_index: begin,
+            end_of_pass_write_index: end,
+        }
     }
 }
 
