@@ -436,7 +436,7 @@ pub fn lane(m: &Machine, a: usize, l: usize) -> (bool, bool) {
 }
 
 /// Sets the hazard bit of every lane whose value in `v` is NaN or infinite.
-#[inline]
+#[inline(always)]
 pub fn mark_non_finite(v: &Cell, h: Bits) -> Bits {
     // A branch-free test of the whole cell first: almost every value is finite. `|x| <=
     // MAX` is false exactly for NaN and the infinities, and an AND over the lanes (not

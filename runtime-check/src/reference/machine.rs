@@ -329,7 +329,7 @@ impl Machine {
     /// Writes a value and its flags, and finds out whether they are the same in every
     /// lane (a texture read of a flat region, a varying equal at every vertex): worth
     /// its 32 compares where what follows is a chain of operators on the value.
-    #[inline]
+    #[inline(always)]
     pub fn put_detect(&mut self, a: usize, v: Cell, h: Bits) {
         let same = lane_uniform_flags(h) && v.iter().all(|x| x.to_bits() == v[0].to_bits());
         self.put(a, v, h);
@@ -410,7 +410,7 @@ impl Machine {
     /// `put_masked(d, get(s), hz(s), mask)` does, without the copy through the stack. A
     /// copy of every lane of a lane-uniform cell is lane-uniform when the lanes of
     /// [`Machine::ctl`] leave its flags so.
-    #[inline]
+    #[inline(always)]
     pub fn copy_masked(&mut self, s: usize, d: usize, mask: Bits) {
         let (h, n) = (self.hz(s), self.mem.len());
         let whole = mask & ALL_LANES == ALL_LANES && s < n && d < n;

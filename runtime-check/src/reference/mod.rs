@@ -27,6 +27,7 @@ pub mod driver;
 pub mod hazard;
 pub mod image;
 pub mod inputs;
+pub mod isa;
 pub mod machine;
 pub mod memo;
 pub mod ops;

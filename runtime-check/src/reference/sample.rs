@@ -290,6 +290,7 @@ pub fn sample_hazard(tex: &BoundTexture, u: f64, v: f64, lod: f64, approx: (bool
 /// [`sample`] and [`sample_hazard`] at the same arguments in one read: the value, its
 /// hazard and whether it is approximate, exactly what the two give (a nearest read
 /// finds its texel once for both).
+#[inline]
 pub fn sample_with_hazard(
     tex: &BoundTexture,
     u: f64,
@@ -318,6 +319,7 @@ pub fn level0_with_hazard(tex: &BoundTexture, u: f64, v: f64, approx: (bool, boo
 /// [`sample_level`] and [`level_hazard`] of one level at once: the footprint is found
 /// once for both, and where it lies inside the level (the common case) its texels and
 /// their hazard flags are read directly, as the wrapped reads would read them.
+#[inline(always)]
 fn level_read(
     chain: &MipChain,
     level: usize,

@@ -37,6 +37,7 @@ fn lane0_args(m: &Machine, a: &[usize; 4]) -> Option<[f64; 4]> {
 }
 
 /// Per-component over up to four arguments (a one-component argument is broadcast).
+#[versioned::versioned]
 pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
     args: &[Vec<usize>],
     dst: &[usize],
@@ -66,6 +67,7 @@ pub(crate) fn cw<F: Fn([f64; 4]) -> f64 + Send + Sync + 'static>(
 /// many bounds, rounded back with `r`; at 0 the result is `f`'s exactly. With
 /// `recalled` (for functions that cost far more than a lookup, of at most two
 /// arguments), `f`'s values are looked up in the machine's [`Recall`] first.
+#[versioned::versioned]
 fn transcendental<R, F, E>(
     args: &[Vec<usize>],
     dst: &[usize],
@@ -110,6 +112,7 @@ where
 /// Up to 16 components per argument and per result, one lane at a time.
 type LaneBuf = [[f64; 16]; 4];
 
+#[versioned::versioned]
 pub(crate) fn lanewise<F: Fn(&LaneBuf, &mut [f64; 16]) + Send + Sync + 'static>(
     args: &[Vec<usize>],
     dst: &[usize],
@@ -165,6 +168,7 @@ enum Column {
 /// with [`dot_r`] lane by lane, in the same order of roundings, without gathering each
 /// lane's arguments): `n` components of argument 0 (and of argument 1 for `dot`; a
 /// missing component reads 0).
+#[versioned::versioned]
 fn dot_columns<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
     locs: &[Vec<usize>],
     dst: &[usize],
@@ -408,6 +412,7 @@ pub(crate) fn compile(
 /// The computation of library function `b` (its flags are set by [`super::flags`]),
 /// with the rounding `r` of its argument kind compiled in.
 #[allow(clippy::too_many_arguments)]
+#[versioned::versioned]
 fn library<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
     c: &mut Compiler,
     b: B,
@@ -884,6 +889,7 @@ fn library<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(
 
 /// Under the precision rule, moves the approximate lanes of a library function's
 /// binary32 result by an ulp ([`hazard::nudge`]); nothing otherwise.
+#[versioned::versioned]
 fn nudge_approximate(dst: Vec<usize>) -> Code {
     Box::new(move |m: &mut Machine| {
         if !m.perturbed() {
@@ -923,6 +929,7 @@ fn saturate(a: [f64; 4]) -> f64 {
 /// the result mixes the lanes of a quad (their flags spread to its four lanes), and a
 /// lane whose coarse derivative (row 0's `ddx`, column 0's `ddy`, which a GPU may use
 /// instead) differs from the fine one beyond rounding is hazardous.
+#[versioned::versioned]
 fn derivative<R: Fn(f64) -> f64 + Copy + Send + Sync + 'static>(b: B, src: Vec<usize>, dst: Vec<usize>, r: R) -> Code {
     Box::new(move |m: &mut Machine| {
         let sign = match m.shape {

@@ -108,6 +108,7 @@ impl Place {
 }
 
 /// Copies cells `src` to `dst`, all lanes.
+#[versioned::versioned]
 pub(crate) fn copy_code(src: &[usize], dst: &[usize]) -> Code {
     let pairs: Vec<(usize, usize)> = src.iter().copied().zip(dst.iter().copied()).collect();
     Box::new(move |m: &mut Machine| {
@@ -118,6 +119,7 @@ pub(crate) fn copy_code(src: &[usize], dst: &[usize]) -> Code {
 }
 
 /// Copies cells `src` to `dst` in the active lanes.
+#[versioned::versioned]
 pub(crate) fn masked_copy_code(src: &[usize], dst: &[usize]) -> Code {
     let pairs: Vec<(usize, usize)> = src.iter().copied().zip(dst.iter().copied()).collect();
     Box::new(move |m: &mut Machine| {
@@ -128,6 +130,7 @@ pub(crate) fn masked_copy_code(src: &[usize], dst: &[usize]) -> Code {
     })
 }
 
+#[versioned::versioned]
 pub(crate) fn zero_code(dst: &[usize]) -> Code {
     let dst = dst.to_vec();
     Box::new(move |m: &mut Machine| {
@@ -380,6 +383,7 @@ fn var_cells(c: &mut Compiler, f: &Frame, v: Var) -> Vec<usize> {
 }
 
 /// Per-component map of one operand into fresh cells (flags carried, NaN/Inf marked).
+#[versioned::versioned]
 fn map1(dst: &[usize], a: &[usize], f: fn(f64) -> f64) -> Code {
     let pairs: Vec<(usize, usize)> = dst.iter().copied().zip(a.iter().copied()).collect();
     Box::new(move |m: &mut Machine| {
@@ -518,6 +522,7 @@ fn uniform_operands(m: &Machine, a: usize, b: usize) -> Option<(f64, f64)> {
 /// one pass over the lanes, for a branch-free test that repeats `f`'s arithmetic (the
 /// compiler computes it once for both); otherwise the result's pass stays apart from a
 /// test that would keep it from vectorising.
+#[versioned::versioned]
 fn approximate<const FUSED: bool, F, A>(triples: Vec<(usize, usize, usize)>, f: F, approx: A) -> Code
 where
     F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static,
@@ -571,6 +576,7 @@ where
     })
 }
 
+#[versioned::versioned]
 fn map2<F: Fn(f64, f64) -> f64 + Copy + Send + Sync + 'static>(
     dst: &[usize],
     a: &[usize],

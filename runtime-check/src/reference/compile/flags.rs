@@ -175,6 +175,7 @@ fn step_of(b: B) -> Step {
     }
 }
 
+#[inline(always)]
 fn decided(step: Step, v: [f64; 4], ap: [bool; 4]) -> bool {
     match step {
         Step::None => false,
@@ -213,6 +214,7 @@ struct Target {
 
 /// The flag step of builtin `b` (arguments `locs`, result `dst`, `out` arguments by
 /// index); `None` for the functions that flag themselves.
+#[versioned::versioned]
 pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], zero: usize) -> Option<Code> {
     if matches!(b, B::Ddx | B::Ddy | B::Fwidth | B::Clip) || super::texture::is_texture(b) {
         return None;
@@ -303,6 +305,7 @@ pub(crate) fn compile(b: B, locs: &[Vec<usize>], dst: &[usize], outs: &[usize], 
 /// exact and the result is exact: all operands integers (below 2^24), or, for `dot`,
 /// the binary32 result equal to the sum of products computed exactly. `operands` is
 /// the OR of the operands' flags.
+#[inline(always)]
 fn polynomial_exact(m: &Machine, t: &Target, v: &Cell, h: Bits, operands: Bits, decide: Bits) -> Bits {
     // The lanes whose operands are all exact: only they can be cleared.
     let exact_operands = !(operands >> LANES) & decide;
@@ -377,6 +380,7 @@ fn lanes(mut b: Bits) -> impl Iterator<Item = usize> {
 /// The flags of a `min`/`max`/`clamp`/`saturate` result: per lane, the approximate bit
 /// of the operand it equals (the bounds of `saturate` are exact), all operands' when
 /// they lie within rounding of the result.
+#[inline(always)]
 fn chosen_flags(m: &Machine, t: &Target, v: &Cell, h: Bits, decide: Bits) -> Bits {
     // The operands' cells and flags, read once (`min`/`max`/`clamp`/`saturate` have at
     // most three).

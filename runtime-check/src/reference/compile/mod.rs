@@ -188,6 +188,7 @@ impl<'m> Compiler<'m> {
 }
 
 /// Runs codes in order as one.
+#[versioned::versioned]
 pub(crate) fn chain(mut codes: Vec<Code>) -> Option<Code> {
     match codes.len() {
         0 => None,

@@ -103,6 +103,7 @@ pub(crate) fn is_texture(b: B) -> bool {
     spec(b).is_some()
 }
 
+#[versioned::versioned]
 pub(crate) fn compile(
     c: &mut Compiler,
     b: B,
@@ -338,6 +339,7 @@ pub(crate) fn compile(
 /// general path computes for it ([`sample::level0_with_hazard`]), without the per-lane
 /// sampler, offset and level decisions. `hout`: the result's flags so far (the coordinates' hazards). Returns
 /// false, having written nothing, when the lookup is not of that kind.
+#[inline(always)]
 fn plain_lookup(m: &mut Machine, sampler: usize, coord: [usize; 4], dst: &[usize], mut hout: Bits) -> bool {
     if !m.lane_uniform(sampler) {
         return false;
