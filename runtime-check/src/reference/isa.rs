@@ -30,8 +30,8 @@ thread_local! {
 }
 
 /// The level programs compiled now run at: the processor's ([`detected`]), lowered by
-/// `CG2SLANG_REFERENCE_ISA=baseline|v3` in the environment (read once) and by
-/// [`capped`] on this thread.
+/// `CG2SLANG_REFERENCE_ISA=baseline|v3` in the environment (read once; any other value
+/// changes nothing) and by [`capped`] on this thread.
 pub fn level() -> Level {
     static PROCESS: OnceLock<Level> = OnceLock::new();
     let process = *PROCESS.get_or_init(|| {
