@@ -17,10 +17,16 @@ use proc_macro::TokenStream;
 use quote::{format_ident, quote};
 use syn::{parse_macro_input, FnArg, GenericParam, ItemFn, Pat, Type};
 
-/// The target features of x86-64-v3 (AVX2 and its companions).
-const V3: &str = "avx2,fma,bmi1,bmi2,lzcnt,movbe,f16c,popcnt";
+/// The target features of x86-64-v3 (AVX2 and its companions); `reference::isa`
+/// detects exactly these before it answers the level.
+macro_rules! v3 {
+    () => {
+        "avx2,fma,bmi1,bmi2,lzcnt,movbe,f16c,popcnt"
+    };
+}
+const V3: &str = v3!();
 /// x86-64-v4: v3 with AVX-512 F, BW, CD, DQ and VL.
-const V4: &str = "avx2,fma,bmi1,bmi2,lzcnt,movbe,f16c,popcnt,avx512f,avx512bw,avx512cd,avx512dq,avx512vl";
+const V4: &str = concat!(v3!(), ",avx512f,avx512bw,avx512cd,avx512dq,avx512vl");
 
 #[proc_macro_attribute]
 pub fn versioned(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -121,4 +127,56 @@ fn expand(func: &ItemFn) -> syn::Result<proc_macro2::TokenStream> {
             #base #turbofish (#(#args),*)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expanded(f: ItemFn) -> String {
+        match expand(&f) {
+            Ok(t) => t.to_string(),
+            Err(e) => format!("error: {e}"),
+        }
+    }
+
+    #[test]
+    fn each_copy_is_called_with_the_functions_parameters_and_generics() {
+        let out = expanded(syn::parse_quote! {
+            /// Doc.
+            pub(crate) fn build<'a, const FUSED: bool, F: Fn(f64) -> f64>(mut cells: Vec<usize>, f: F, name: &'a str) -> u32 {
+                cells.push(1);
+                0
+            }
+        });
+        for copy in ["__build_x86_64_v4", "__build_x86_64_v3", "__build_baseline"] {
+            assert!(
+                out.contains(&format!("fn {copy} < 'a , const FUSED : bool , F : Fn (f64) -> f64 > (mut cells")),
+                "{out}"
+            );
+            assert!(out.contains(&format!("{copy} :: < FUSED , F > (cells , f , name)")), "{out}");
+        }
+        // The outer function keeps the signature but passes its parameters on.
+        assert!(
+            out.contains(
+                "pub (crate) fn build < 'a , const FUSED : bool , F : Fn (f64) -> f64 > (cells : Vec < usize >"
+            ),
+            "{out}"
+        );
+        assert!(out.contains(&format!("target_feature (enable = \"{V4}\")")), "{out}");
+        assert!(out.contains(&format!("target_feature (enable = \"{V3}\")")), "{out}");
+        assert_eq!(out.matches("cells . push (1)").count(), 3, "the body once per copy: {out}");
+    }
+
+    #[test]
+    fn receivers_impl_trait_and_patterns_are_refused() {
+        let refused = [
+            expanded(syn::parse_quote! { fn f(self) {} }),
+            expanded(syn::parse_quote! { fn f(g: impl Fn()) {} }),
+            expanded(syn::parse_quote! { fn f((a, b): (u8, u8)) {} }),
+        ];
+        assert!(refused[0].contains("take no `self`"), "{}", refused[0]);
+        assert!(refused[1].contains("not `impl Trait`"), "{}", refused[1]);
+        assert!(refused[2].contains("plain names"), "{}", refused[2]);
+    }
 }
