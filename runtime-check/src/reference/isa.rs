@@ -6,7 +6,7 @@
 //!
 //! Every level computes the same bits: Rust never contracts `a * b + c` into a fused
 //! multiply-add, and every IEEE operation the reference uses has one correctly rounded
-//! result whatever the instruction set (`tests/reference.rs` renders under every level
+//! result whatever the instruction set (`tests/reference_levels.rs` renders at every level
 //! the processor has and compares). This module must never answer a level whose
 //! features the processor lacks: the generated `unsafe` calls rest on it.
 
