@@ -5,9 +5,10 @@
 //! per instruction instead of the baseline's 2.
 //!
 //! Every level computes the same bits: Rust never contracts `a * b + c` into a fused
-//! multiply-add, and every IEEE operation the reference uses has one correctly rounded
-//! result whatever the instruction set (`tests/reference_levels.rs` renders at every level
-//! the processor has and compares). This module must never answer a level whose
+//! multiply-add, every IEEE operation the reference computes itself has one correctly
+//! rounded result whatever the instruction set, and the library functions it calls
+//! (`pow`, `exp`, the trigonometric ones) are the same calls at every level
+//! (`tests/reference_levels.rs` renders at every level the processor has and compares). This module must never answer a level whose
 //! features the processor lacks: the generated `unsafe` calls rest on it.
 
 use std::cell::Cell as StdCell;
