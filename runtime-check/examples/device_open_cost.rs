@@ -43,8 +43,9 @@ fn ash_open() -> Result<String, String> {
     let devices = unsafe { instance.enumerate_physical_devices() }.map_err(|e| format!("enumerate: {e}"))?;
     let pick = *devices.first().ok_or("no physical device")?;
     // SAFETY: `pick` came from this instance.
-    let props = unsafe { instance.get_physical_device_properties(pick) };
-    let queues = unsafe { instance.get_physical_device_queue_family_properties(pick) };
+    let (props, queues) = unsafe {
+        (instance.get_physical_device_properties(pick), instance.get_physical_device_queue_family_properties(pick))
+    };
     let family =
         queues.iter().position(|q| q.queue_flags.contains(vk::QueueFlags::GRAPHICS)).ok_or("no graphics queue")?;
     let enumerated = ms(t);

@@ -569,9 +569,6 @@ impl FilterChain {
     }
 }
 
-/// Every pass's pipeline, in pass order, made on up to as many threads as the machine
-/// has (shader modules, naga's SPIR-V writer and the driver's compiler per pass: start-up
-/// time). wgpu's error scopes are per thread, so each pass's errors stay its own.
 /// The format of the viewport texture the last pass (or the stretch) draws into.
 const VIEWPORT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
@@ -594,6 +591,9 @@ fn drawn_into_viewport(plan: &ChainPlan) -> Option<usize> {
     copies.then_some(last.index)
 }
 
+/// Every pass's pipeline, in pass order, made on up to as many threads as the machine
+/// has (shader modules, naga's SPIR-V writer and the driver's compiler per pass: start-up
+/// time). wgpu's error scopes are per thread, so each pass's errors stay its own.
 fn pipelines(
     gpu: &Gpu,
     spec: &ChainSpec,
