@@ -36,16 +36,25 @@
 # another size is more work for the chain (and another image).
 #
 # start-up = wall time of a 1-frame run (process start, device, shader compilation,
-# pipelines, one frame, read-back, PNG); per frame = (t(FRAMES) - t(1)) / (FRAMES - 1);
-# each figure is the best of $REPEAT (default 3) runs. librashader keeps compiled
+# pipelines, one frame, read-back, PNG); per frame = (t(FRAMES) - t(1)) / (FRAMES - 1).
+# The runs go in $ROUNDS (default 21) interleaved rounds, each timing both sides
+# (1 frame, FRAMES frames, cold; which side goes first alternates between rounds), so
+# that a machine which speeds up or slows down during the script moves both sides
+# alike. Each figure is the median over the rounds; each ratio (ours / librashader's)
+# is the median of the rounds' own ratios, followed by its 95 % confidence interval
+# (distribution-free: the order statistics of the rounds' ratios that a sign test
+# gives, so it needs no assumption about the noise). An interval that holds 1.00 means
+# the two are not told apart at this many rounds; single runs on one machine spread
+# over several per cent (start-ups on an NVIDIA driver over 20-50 ms), which is why
+# one run, or the best of a few, proves nothing at that scale. Before the rounds each
+# side renders once to fill its caches. librashader keeps compiled
 # shaders in an on-disk cache ($XDG_CACHE_HOME/librashader): its start-up is given
 # both warm (that cache, as a user runs it; the per-frame runs use it too) and cold (an
 # empty private cache per run; the driver's own caches stay as they are for both
 # sides). cg2slang keeps glslang's SPIR-V and a Vulkan pipeline cache in its own cache
-# ($XDG_CACHE_HOME/cg2slang): its start-up is likewise given warm (the best of the runs,
-# after the first filled that cache) and cold (CG2SLANG_NO_CACHE=1: glslang runs every
-# time and no pipeline cache is read). CI does not run this
-# script.
+# ($XDG_CACHE_HOME/cg2slang): its start-up is likewise given warm and cold
+# (CG2SLANG_NO_CACHE=1: glslang runs every time and no pipeline cache is read). CI does
+# not run this script.
 #
 # librashader-cli renders with its Vulkan runtime (glslang's SPIR-V, combined image
 # samplers, straight to the driver, as RetroArch does); LR_RUNTIME=wgpu times its wgpu
@@ -65,7 +74,8 @@ if [ -z "$theirs" ]; then
         theirs="${CARGO_HOME:-$HOME/.cargo}/bin/librashader-cli"
     fi
 fi
-repeat="${REPEAT:-3}"
+rounds="${ROUNDS:-21}"
+case "$rounds" in *[!0-9]* | "" | 0) echo "ROUNDS must be a positive whole number, not $rounds" >&2; exit 2 ;; esac
 lr_runtime="${LR_RUNTIME:-vulkan}"
 case "$lr_runtime" in vulkan | wgpu) ;; *) echo "LR_RUNTIME must be vulkan or wgpu, not $lr_runtime" >&2; exit 2 ;; esac
 presets="${PRESETS:-crt/crt-geom crt/crt-royale xbr/super-xbr-6p-adaptive crt/crt-easymode-halation ntsc/ntsc-320px-svideo-gauss-scanline}"
@@ -87,17 +97,13 @@ export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
-# best wall time in seconds of "$@" over $repeat runs; fails when the command fails.
-best() {
-    local b="" t s e
-    for _ in $(seq "$repeat"); do
-        s=$(date +%s.%N)
-        "$@" > /dev/null 2>&1 || return 1
-        e=$(date +%s.%N)
-        t=$(awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f", e - s }')
-        if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then b=$t; fi
-    done
-    echo "$b"
+# wall time in seconds of "$@"; fails when the command fails.
+wall() {
+    local s e
+    s=$(date +%s.%N)
+    "$@" > /dev/null 2>&1 || return 1
+    e=$(date +%s.%N)
+    awk -v s="$s" -v e="$e" 'BEGIN { printf "%.5f", e - s }'
 }
 run_ours() { "$ours" render "$1" --image "$image" --viewport "$size" --frames "$2" --out "$out/ours.png" --force; }
 run_ours_cold() { CG2SLANG_NO_CACHE=1 run_ours "$1" 1; }
@@ -120,24 +126,71 @@ run_theirs_cold() {
 if command -v vulkaninfo > /dev/null 2>&1; then
     echo "Vulkan devices: $(vulkaninfo --summary 2>/dev/null | grep deviceName | sed 's/.*= //' | paste -sd ', ')"
 fi
-echo "image $image ($size), viewport $size, $frames frames, best of $repeat, librashader's $lr_runtime runtime"
-printf '%-40s %11s %11s %6s %11s %11s %6s %11s %11s %6s\n' preset "ours ms/fr" "lr ms/fr" ratio "ours warm" "lr warm" ratio "ours cold" "lr cold" ratio
-# One row: the preset file $2 timed on both sides under the name $1.
+echo "image $image ($size), viewport $size, $frames frames, $rounds rounds, librashader's $lr_runtime runtime"
+echo "medians over the rounds; ratio = ours / librashader's, the median of the rounds' ratios [95 % interval]"
+printf '%-40s %10s %10s %-17s %9s %9s %-17s %9s %9s %-17s\n' preset "ours ms/fr" "lr ms/fr" "ratio [95 %]" "ours warm" "lr warm" "ratio [95 %]" "ours cold" "lr cold" "ratio [95 %]"
+# Times one side's three runs of the preset file $2 ($1: ours or theirs); prints the
+# seconds of 1 frame, FRAMES frames and a cold start, or fails when a run failed.
+side_runs() {
+    local a b c
+    a=$(wall "run_$1" "$2" 1) && b=$(wall "run_$1" "$2" "$frames") && c=$(wall "run_$1_cold" "$2") && echo "$a $b $c"
+}
+
+# One row: the preset file $2 timed on both sides under the name $1, in $rounds rounds.
 bench_row() {
-    local name="$1" file="$2" o1 on oc t1 tn tc
-    if ! o1=$(best run_ours "$file" 1) || ! on=$(best run_ours "$file" "$frames") || ! oc=$(best run_ours_cold "$file"); then
+    local name="$1" file="$2" r first mine others times=""
+    if ! run_ours "$file" 1 > /dev/null 2>&1; then
         printf '%-40s cg2slang render failed\n' "$name"
         return
     fi
-    if ! t1=$(best run_theirs "$file" 1) || ! tn=$(best run_theirs "$file" "$frames") || ! tc=$(best run_theirs_cold "$file"); then
+    if ! run_theirs "$file" 1 > /dev/null 2>&1; then
         printf '%-40s librashader-cli render failed\n' "$name"
         return
     fi
-    awk -v p="$name" -v o1="$o1" -v on="$on" -v oc="$oc" -v t1="$t1" -v tn="$tn" -v tc="$tc" -v n="$frames" 'BEGIN {
-        of = (on - o1) / (n - 1) * 1000; tf = (tn - t1) / (n - 1) * 1000;
-        if (of < 0) of = 0; if (tf < 0) tf = 0;
-        fr = (tf > 0) ? sprintf("%.2f", of / tf) : "-";
-        printf "%-40s %11.3f %11.3f %6s %10.3fs %10.3fs %6.2f %10.3fs %10.3fs %6.2f\n", p, of, tf, fr, o1, t1, o1 / t1, oc, tc, oc / tc }'
+    for r in $(seq "$rounds"); do
+        first=$((r % 2))
+        if [ "$first" = 1 ] && ! mine=$(side_runs ours "$file"); then
+            printf '%-40s cg2slang render failed\n' "$name"
+            return
+        fi
+        if ! others=$(side_runs theirs "$file"); then
+            printf '%-40s librashader-cli render failed\n' "$name"
+            return
+        fi
+        if [ "$first" = 0 ] && ! mine=$(side_runs ours "$file"); then
+            printf '%-40s cg2slang render failed\n' "$name"
+            return
+        fi
+        times="$times$mine $others"$'\n'
+    done
+    printf '%s' "$times" | awk -v p="$name" -v n="$frames" '
+        function sorted(a, k,    i, j, t) {
+            for (i = 2; i <= k; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+        }
+        function median(a, k) { sorted(a, k); return (k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
+        # The ratio column: median [lo-hi], lo and hi the order statistics x(j) and
+        # x(k+1-j) with j the largest such that P(Binomial(k, 1/2) < j) <= 0.025.
+        function ratio(a, k,    m, j, c, p, i) {
+            m = median(a, k)
+            j = 0; p = 0.5 ^ k; c = p
+            for (i = 0; c <= 0.025; i++) { j = i + 1; p = p * (k - i) / (i + 1); c += p }
+            if (j < 1) return sprintf("%.2f [-]", m)
+            return sprintf("%.2f [%.2f-%.2f]", m, a[j], a[k + 1 - j])
+        }
+        {
+            k++
+            of[k] = ($2 - $1) / (n - 1) * 1000; tf[k] = ($5 - $4) / (n - 1) * 1000
+            if (of[k] < 0) of[k] = 0
+            if (tf[k] < 0) tf[k] = 0
+            if (tf[k] > 0) { f++; rf[f] = of[k] / tf[k] }
+            o1[k] = $1 * 1000; t1[k] = $4 * 1000; rw[k] = $1 / $4
+            oc[k] = $3 * 1000; tc[k] = $6 * 1000; rc[k] = $3 / $6
+        }
+        END {
+            fr = (f > 0) ? ratio(rf, f) : "-"
+            w = ratio(rw, k); c = ratio(rc, k)
+            printf "%-40s %10.3f %10.3f %-17s %9.1f %9.1f %-17s %9.1f %9.1f %-17s\n", p, median(of, k), median(tf, k), fr, median(o1, k), median(t1, k), w, median(oc, k), median(tc, k), c
+        }'
 }
 
 # Writes to $2 a copy of the .slangp $1 in which every pass N whose output a later pass
