@@ -136,31 +136,32 @@ side_runs() {
     a=$(wall "run_$1" "$2" 1) && b=$(wall "run_$1" "$2" "$frames") && c=$(wall "run_$1_cold" "$2") && echo "$a $b $c"
 }
 
+# The message of a row whose side $2 (ours or theirs) failed to render, for the row $1.
+render_failed() {
+    local tool=cg2slang
+    [ "$2" = theirs ] && tool=librashader-cli
+    printf '%-40s %s render failed\n' "$1" "$tool"
+}
+
 # One row: the preset file $2 timed on both sides under the name $1, in $rounds rounds.
 bench_row() {
-    local name="$1" file="$2" r first mine others times=""
-    if ! run_ours "$file" 1 > /dev/null 2>&1; then
-        printf '%-40s cg2slang render failed\n' "$name"
-        return
-    fi
-    if ! run_theirs "$file" 1 > /dev/null 2>&1; then
-        printf '%-40s librashader-cli render failed\n' "$name"
-        return
-    fi
+    local name="$1" file="$2" r side order runs mine others times=""
+    for side in ours theirs; do
+        if ! "run_$side" "$file" 1 > /dev/null 2>&1; then
+            render_failed "$name" "$side"
+            return
+        fi
+    done
     for r in $(seq "$rounds"); do
-        first=$((r % 2))
-        if [ "$first" = 1 ] && ! mine=$(side_runs ours "$file"); then
-            printf '%-40s cg2slang render failed\n' "$name"
-            return
-        fi
-        if ! others=$(side_runs theirs "$file"); then
-            printf '%-40s librashader-cli render failed\n' "$name"
-            return
-        fi
-        if [ "$first" = 0 ] && ! mine=$(side_runs ours "$file"); then
-            printf '%-40s cg2slang render failed\n' "$name"
-            return
-        fi
+        order="ours theirs"
+        [ $((r % 2)) = 0 ] && order="theirs ours"
+        for side in $order; do
+            if ! runs=$(side_runs "$side" "$file"); then
+                render_failed "$name" "$side"
+                return
+            fi
+            if [ "$side" = ours ]; then mine=$runs; else others=$runs; fi
+        done
         times="$times$mine $others"$'\n'
     done
     printf '%s' "$times" | awk -v p="$name" -v n="$frames" '
