@@ -4,7 +4,8 @@
 # library, and prints wall time, user and system CPU time and peak RSS. With a second
 # binary, runs both on the same presets and checks that every preset's comparison
 # (status, cause, detail, metrics, divergent pass) is identical in the two reports:
-# a speed-up must not change a verdict or a metric.
+# a speed-up must not change a verdict or a metric. When they differ it says which
+# presets and whether any verdict (status and cause) changed; $KEEP=DIR keeps both reports.
 #
 #   tools/bench-migrate-compare.sh LIBRARY IMAGE [BASELINE_BINARY]
 #
@@ -59,11 +60,28 @@ run "$ours" ours
 if [ -n "$baseline" ]; then
     # The per-stage timings (`comparison.seconds`) differ run to run: not a verdict.
     comparisons() { jq -S '[.presets[] | {source, comparison} | del(.comparison.seconds)]' "$1"; }
+    if [ -n "${KEEP:-}" ]; then
+        mkdir -p "$KEEP" && cp "$work/baseline.json" "$work/ours.json" "$KEEP/"
+    fi
     if diff <(comparisons "$work/baseline.json") <(comparisons "$work/ours.json") > "$work/diff.txt"; then
         echo "comparisons identical ($(jq '.presets | length' "$work/ours.json") presets)"
     else
-        echo "comparisons DIFFER:" >&2
-        head -50 "$work/diff.txt" >&2
+        # What differs: the verdicts (status and cause) or only the metrics.
+        verdicts() { jq -S '[.presets[] | {source, status: .comparison.status, cause: .comparison.cause}]' "$1"; }
+        changed() {
+            jq -n -r --slurpfile a "$work/baseline.json" --slurpfile b "$work/ours.json" '
+                ($a[0].presets | map({key: .source, value: (.comparison | del(.seconds))}) | from_entries) as $old
+                | $b[0].presets[] | select((.comparison | del(.seconds)) != $old[.source]) | .source' 
+        }
+        changed > "$work/changed.txt"
+        echo "comparisons DIFFER in $(wc -l < "$work/changed.txt") presets:" >&2
+        sed -n 1,20p "$work/changed.txt" >&2
+        if diff <(verdicts "$work/baseline.json") <(verdicts "$work/ours.json") > "$work/verdicts.txt"; then
+            echo "verdicts (status and cause) identical; metrics differ" >&2
+        else
+            echo "verdicts DIFFER:" >&2
+            sed -n 1,50p "$work/verdicts.txt" >&2
+        fi
         exit 1
     fi
 fi

@@ -740,9 +740,10 @@ fn eight_bit_read_back_is_the_float_read_back_rounded() {
     }
 }
 
-/// The pipeline cache goes to disk through wgpu and back: what a device's cache holds is
-/// written once, read back by the next device on the same adapter, and not written again
-/// when nothing was added.
+/// The pipeline cache goes to disk through wgpu and back, one file per pipeline: what a
+/// pipeline's cache holds is written once, read back by the next device on the same
+/// adapter, and not written again when nothing was added; another pipeline has a file of
+/// its own.
 #[test]
 fn the_pipeline_cache_round_trips_through_the_device() {
     use runtime_check::chain::pipeline_cache::{read_entry, PipelineStore};
@@ -751,16 +752,27 @@ fn the_pipeline_cache_round_trips_through_the_device() {
     assert!(g.features.contains(wgpu::Features::PIPELINE_CACHE), "{}", g.describe());
     let key = wgpu::util::pipeline_cache_key(&g.info).unwrap_or_else(|| panic!("no cache key for {}", g.describe()));
     let dir = temp_dir("pipeline-cache");
-    let path = dir.join(format!("{key}.vkpc"));
-    let first = PipelineStore::open_in(&g.device, &g.info, &dir, 11).unwrap_or_else(|| panic!("no pipeline cache"));
+    let name = |pipeline: u128| format!("{key}_{pipeline:032x}");
+    let path = dir.join(format!("{}.vkpc", name(7)));
+    let store = PipelineStore::open_in(&g.device, &g.info, &dir, 11).unwrap_or_else(|| panic!("no pipeline cache"));
+    let first = store.entry(&g.device, 7).unwrap_or_else(|| panic!("no pipeline cache"));
     first.save();
-    let data = read_entry(&path, 11, &key).unwrap_or_else(|| panic!("nothing written to {}", path.display()));
+    let data = read_entry(&path, 11, &name(7)).unwrap_or_else(|| panic!("nothing written to {}", path.display()));
     assert_eq!(first.cache().get_data().as_deref(), Some(&data[..]));
-    // Another build's file is not read.
-    assert_eq!(read_entry(&path, 12, &key), None);
-    let second = PipelineStore::open_in(&g.device, &g.info, &dir, 11).unwrap_or_else(|| panic!("no pipeline cache"));
+    // Another build's file, or another pipeline's, is not read.
+    assert_eq!(read_entry(&path, 12, &name(7)), None);
+    assert_eq!(read_entry(&path, 11, &name(8)), None);
+    let again = PipelineStore::open_in(&g.device, &g.info, &dir, 11).unwrap_or_else(|| panic!("no pipeline cache"));
+    let second = again.entry(&g.device, 7).unwrap_or_else(|| panic!("no pipeline cache"));
     std::fs::remove_file(&path).unwrap_or_else(|e| panic!("{e}"));
     second.save();
     assert!(!path.exists(), "an unchanged cache was written again");
+    again.entry(&g.device, 8).unwrap_or_else(|| panic!("no pipeline cache")).save();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    assert_eq!(names, [format!("{}.vkpc", name(8))], "one file for the new pipeline, none for the other");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,7 +3,7 @@
 //! Any Vulkan adapter will do, a software one (lavapipe) included; the features a slang
 //! chain needs are requested when the adapter has them: immediates (push constants, at
 //! most 128 bytes as RetroArch allows), clamp-to-border addressing and filterable
-//! 32-bit float textures; a pipeline cache kept on disk ([`super::pipeline_cache`]),
+//! 32-bit float textures; pipeline caches kept on disk ([`super::pipeline_cache`]),
 //! when the adapter has one; and timestamp queries, which only `render --timings` writes
 //! ([`super::timings`]). wgpu errors never panic here: an uncaptured-error handler
 //! records them, and [`Gpu::scoped`] turns the errors of a piece of work into data.
@@ -25,17 +25,8 @@ pub struct Gpu {
     uncaptured: Arc<Mutex<Vec<String>>>,
     /// The 8-bit decode tables, probed on first use ([`Gpu::decode`]).
     conversions: OnceLock<Result<super::probe::ConversionTables, Diagnostic>>,
-    /// The pipeline cache every pipeline is created with, kept on disk
-    /// ([`super::pipeline_cache`]); written back when the `Gpu` is dropped.
+    /// Where each pipeline's cache is kept on disk ([`super::pipeline_cache`]).
     pipelines: Option<super::pipeline_cache::PipelineStore>,
-}
-
-impl Drop for Gpu {
-    fn drop(&mut self) {
-        if let Some(p) = &self.pipelines {
-            p.save();
-        }
-    }
 }
 
 /// Which adapter [`Gpu::open`] takes.
@@ -124,9 +115,10 @@ impl Gpu {
         self.conversions.get_or_init(|| super::probe::conversion_tables(self)).clone()
     }
 
-    /// The pipeline cache to create pipelines with, when there is one.
-    pub fn pipeline_cache(&self) -> Option<&wgpu::PipelineCache> {
-        self.pipelines.as_ref().map(super::pipeline_cache::PipelineStore::cache)
+    /// The cache to create the pipeline `pipeline` (a digest of what makes it) with,
+    /// when the cache is on; save it once the pipeline is made.
+    pub fn pipeline_cache(&self, pipeline: u128) -> Option<super::pipeline_cache::PipelineEntry> {
+        self.pipelines.as_ref()?.entry(&self.device, pipeline)
     }
 
     /// A one-line description of the adapter.

@@ -23,7 +23,7 @@
 //!   module repairs above share;
 //! - [`loop_bounds`]: counted loops proven to end, so that wgpu need not guard them
 //!   (the chain's `unsafe` call of `create_shader_module_trusted` rests on it);
-//! - [`pipeline_cache`]: one Vulkan pipeline cache per [`Gpu`], kept on disk (the
+//! - [`pipeline_cache`]: a Vulkan pipeline cache per pipeline, kept on disk (the
 //!   chain's other `unsafe` call, `create_pipeline_cache`, rests on its file format);
 //! - [`image_io`]: PNG in and out (writes are atomic);
 //! - [`probe`]: what the device does where Vulkan leaves it free (its sRGB decode),

@@ -14,6 +14,7 @@ use super::textures::Texture;
 use super::timings::SpanQueries;
 use crate::codes;
 use crate::plan::Resource;
+use crate::reference::memo::KeyWriter;
 use grammar::Diagnostic;
 use naga::{Module, ScalarKind};
 use std::collections::HashMap;
@@ -205,22 +206,31 @@ impl PassInterface {
     }
 }
 
+/// A wgpu shader module and the digest of the SPIR-V naga writes for it: the module's
+/// identity in the pipeline cache ([`render_pipeline`]).
+pub struct Shader {
+    module: wgpu::ShaderModule,
+    spirv: u128,
+}
+
 /// Turns a naga module into a wgpu shader module, its vertex stage in Vulkan's clip
 /// space (see [`super::clip_space`]).
-pub fn shader_module(gpu: &Gpu, label: &str, module: &Module) -> Result<wgpu::ShaderModule, Diagnostic> {
+pub fn shader_module(gpu: &Gpu, label: &str, module: &Module) -> Result<Shader, Diagnostic> {
     let mut module = module.clone();
     super::clip_space::to_vulkan_clip_space(&mut module)
         .map_err(|e| Diagnostic::error(codes::E_CHAIN_SHADER, format!("{label}: {e}")))?;
-    preflight_spirv(label, &module)?;
-    gpu.scoped(&format!("creating the shader module of {label}"), || {
+    let spirv = preflight_spirv(label, &module)?;
+    let module = gpu.scoped(&format!("creating the shader module of {label}"), || {
         super::loop_bounds::create_shader_module(&gpu.device, label, module)
-    })
+    })?;
+    Ok(Shader { module, spirv })
 }
 
 /// Runs naga's SPIR-V writer, which wgpu runs on the module later on a Vulkan adapter,
 /// once here, isolated: it can panic on modules naga's validator accepted (naga 30:
 /// "Expression [n] is not cached"), and inside wgpu that panic would end the process.
-fn preflight_spirv(label: &str, module: &Module) -> Result<(), Diagnostic> {
+/// Returns the digest of the words it wrote.
+fn preflight_spirv(label: &str, module: &Module) -> Result<u128, Diagnostic> {
     let fail = |msg: String| Diagnostic::error(codes::E_CHAIN_SHADER, format!("{label}: {msg}"));
     let outcome = crate::validate::naga::isolate(|| {
         let mut validator =
@@ -228,9 +238,12 @@ fn preflight_spirv(label: &str, module: &Module) -> Result<(), Diagnostic> {
         let info = validator
             .validate(module)
             .map_err(|e| format!("naga validation: {}", crate::validate::naga::error_chain(e.as_inner())))?;
-        naga::back::spv::write_vec(module, &info, &naga::back::spv::Options::default(), None)
-            .map(drop)
-            .map_err(|e| format!("naga's SPIR-V writer: {e}"))
+        let words = naga::back::spv::write_vec(module, &info, &naga::back::spv::Options::default(), None)
+            .map_err(|e| format!("naga's SPIR-V writer: {e}"))?;
+        let mut k = KeyWriter::new("naga-spirv");
+        k.u64(words.len() as u64);
+        words.iter().for_each(|w| k.u32(*w));
+        Ok(k.finish().0)
     });
     match outcome {
         Ok(r) => r.map_err(fail),
@@ -326,19 +339,26 @@ impl PassPipeline {
     }
 }
 
+/// Makes the chain's render pipeline of `vs` and `fs` drawing into `format`, with the
+/// pipeline cache kept for exactly these (their SPIR-V and the format).
 fn render_pipeline(
     gpu: &Gpu,
     label: &str,
     layout: &wgpu::PipelineLayout,
-    vs: &wgpu::ShaderModule,
-    fs: &wgpu::ShaderModule,
+    vs: &Shader,
+    fs: &Shader,
     format: wgpu::TextureFormat,
 ) -> wgpu::RenderPipeline {
-    gpu.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+    let mut key = KeyWriter::new("render-pipeline");
+    key.bytes(&vs.spirv.to_le_bytes());
+    key.bytes(&fs.spirv.to_le_bytes());
+    key.str(&format!("{format:?}"));
+    let cache = gpu.pipeline_cache(key.finish().0);
+    let pipeline = gpu.device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(label),
         layout: Some(layout),
         vertex: wgpu::VertexState {
-            module: vs,
+            module: &vs.module,
             entry_point: None,
             compilation_options: wgpu::PipelineCompilationOptions::default(),
             buffers: &[Some(vertex_layout())],
@@ -351,14 +371,18 @@ fn render_pipeline(
         depth_stencil: None,
         multisample: wgpu::MultisampleState::default(),
         fragment: Some(wgpu::FragmentState {
-            module: fs,
+            module: &fs.module,
             entry_point: None,
             compilation_options: wgpu::PipelineCompilationOptions::default(),
             targets: &[Some(wgpu::ColorTargetState { format, blend: None, write_mask: wgpu::ColorWrites::ALL })],
         }),
         multiview_mask: None,
-        cache: gpu.pipeline_cache(),
-    })
+        cache: cache.as_ref().map(super::pipeline_cache::PipelineEntry::cache),
+    });
+    if let Some(c) = &cache {
+        c.save();
+    }
+    pipeline
 }
 
 const BLIT_VERTEX: &str = "#version 450
@@ -386,8 +410,8 @@ void main()
 /// RetroArch's stock pass: draws a texture over the whole target (offscreen quad).
 /// Used for the final stretch and to build mip chains.
 pub struct Blit {
-    vs: wgpu::ShaderModule,
-    fs: wgpu::ShaderModule,
+    vs: Shader,
+    fs: Shader,
     layout: wgpu::BindGroupLayout,
     pipeline_layout: wgpu::PipelineLayout,
     pipelines: HashMap<wgpu::TextureFormat, wgpu::RenderPipeline>,

@@ -4,93 +4,115 @@
 //! NVIDIA's disk cache off, a warm 1-frame crt-royale took 606-696 ms without it and
 //! 297-314 ms with it; with that cache on, it changed nothing measurable.
 //!
-//! One cache per [`super::device::Gpu`]: every pipeline of the process goes through it,
-//! and its contents are written back when the `Gpu` is dropped, only if they changed and
-//! only up to [`MAX_BYTES`]. The file lives in the build directory of the SPIR-V cache
-//! ([`crate::validate::spirv_cache`]: same place, same switches, `CG2SLANG_NO_CACHE`
-//! turns both off, the same pruning of old builds), named after the adapter
-//! (`wgpu::util::pipeline_cache_key`: vendor and device). It holds a header (the
-//! format's name, the build, the adapter key, the length) and a 128-bit digest of the
-//! data after it; a file that does not match in every part is not used.
+//! One file per pipeline, as librashader keeps one entry per pipeline: a process reads
+//! the pipelines it makes and nothing else, however many an earlier `migrate --compare`
+//! stored. (One file for every pipeline grew to 9 MB over common-shaders and cost every
+//! later 1-frame `render` on an H200 about 50 ms: 264 ms against 211 ms with an empty
+//! cache, for crt-geom.) A pipeline's file is named after the adapter
+//! (`wgpu::util::pipeline_cache_key`: vendor and device) and a digest of what makes the
+//! pipeline (its shaders' SPIR-V and target format, [`PipelineStore::entry`]), and lives
+//! in the build directory of the SPIR-V cache ([`crate::validate::spirv_cache`]: same
+//! place, same switches, `CG2SLANG_NO_CACHE` turns both off, the same pruning of old
+//! builds). It holds a header (the format's name, the build, its name, the length) and a
+//! 128-bit digest of the data after it; a file that does not match in every part is not
+//! used. A pipeline the driver compiled is written as soon as it is made, only if its
+//! data changed and only up to [`MAX_BYTES`].
 //!
 //! **Invariant:** never panics and never fails a chain: an I/O error, a damaged file or a
 //! cache wgpu refuses is an empty cache. The one `unsafe` call here,
 //! `create_pipeline_cache`, is handed only bytes that `PipelineCache::get_data` returned
 //! for the same adapter key and build, as their digest proves (see [`read_entry`]);
 //! wgpu and the driver check their own headers too. Writes are atomic (a temporary file
-//! renamed into place) and touch nothing but this module's file.
+//! renamed into place) and touch nothing but this module's files.
 
 use crate::reference::memo::KeyWriter;
 use crate::validate::spirv_cache;
 use std::path::{Path, PathBuf};
 
 /// The first bytes of every file: the format's name and version.
-const MAGIC: &[u8; 16] = b"cg2slang-vkpc\x00\x00\x01";
+const MAGIC: &[u8; 16] = b"cg2slang-vkpc\x00\x00\x02";
 
-/// The largest cache written or read. A `render` keeps a few MiB; a whole library's
-/// comparisons may compile more than is worth reading back at every start.
+/// The largest entry written or read (one pipeline's data is far smaller).
 pub const MAX_BYTES: usize = 32 << 20;
 
-/// A device's pipeline cache and where it is kept.
+/// Where a device's pipelines are kept: the directory, the build and the adapter key.
 pub struct PipelineStore {
-    cache: wgpu::PipelineCache,
-    /// The file, the build and adapter key its header names.
-    path: PathBuf,
+    dir: PathBuf,
     build: u128,
-    key: String,
-    /// The digest of the data loaded (0 when none was): unchanged data is not written.
-    loaded: u128,
+    /// `wgpu::util::pipeline_cache_key` of the adapter: ASCII letters, digits and `_`.
+    adapter: String,
 }
 
 impl PipelineStore {
-    /// The cache of `device` on the adapter `info`, filled from its file when there is
-    /// one; `None` when the cache is off, the device lacks `PIPELINE_CACHE` or wgpu
-    /// refuses it.
+    /// The store of `device` on the adapter `info`; `None` when the cache is off or the
+    /// device lacks `PIPELINE_CACHE`.
     pub fn open(device: &wgpu::Device, info: &wgpu::AdapterInfo) -> Option<PipelineStore> {
         let (dir, build) = spirv_cache::place()?;
         PipelineStore::open_in(device, info, dir, build)
     }
 
-    /// [`PipelineStore::open`] with the file in `dir`, for the build `build`.
+    /// [`PipelineStore::open`] with the files in `dir`, for the build `build`.
     pub fn open_in(device: &wgpu::Device, info: &wgpu::AdapterInfo, dir: &Path, build: u128) -> Option<PipelineStore> {
         if !device.features().contains(wgpu::Features::PIPELINE_CACHE) {
             return None;
         }
-        let key = wgpu::util::pipeline_cache_key(info)?;
-        if !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        let adapter = wgpu::util::pipeline_cache_key(info)?;
+        if !adapter.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
             return None;
         }
-        let path = dir.join(format!("{key}.vkpc"));
-        let data = read_entry(&path, build, &key);
+        Some(PipelineStore { dir: dir.to_path_buf(), build, adapter })
+    }
+
+    /// The cache to make the pipeline `pipeline` with (a digest of what makes it),
+    /// filled from its file when there is one; `None` when wgpu refuses the cache.
+    pub fn entry(&self, device: &wgpu::Device, pipeline: u128) -> Option<PipelineEntry> {
+        let name = format!("{}_{pipeline:032x}", self.adapter);
+        let path = self.dir.join(format!("{name}.vkpc"));
+        let data = read_entry(&path, self.build, &name);
         let loaded = data.as_deref().map_or(0, digest);
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let desc =
-            wgpu::PipelineCacheDescriptor { label: Some("cg2slang pipelines"), data: data.as_deref(), fallback: true };
+            wgpu::PipelineCacheDescriptor { label: Some("cg2slang pipeline"), data: data.as_deref(), fallback: true };
         // SAFETY: `create_pipeline_cache` requires `data` to have been returned by
         // `PipelineCache::get_data` for an adapter of the same `pipeline_cache_key`.
-        // `read_entry` returns only bytes whose header names this key and this build and
-        // whose 128-bit digest matches, and only `PipelineStore::save` writes such files,
-        // from `get_data` of a cache opened for that key.
+        // `read_entry` returns only bytes whose header names this file (which begins with
+        // this adapter key) and this build and whose 128-bit digest matches, and only
+        // `PipelineEntry::save` writes such files, from `get_data` of a cache made here
+        // for that key.
         #[allow(unsafe_code)]
         let cache = unsafe { device.create_pipeline_cache(&desc) };
         if pollster::block_on(scope.pop()).is_some() {
             return None;
         }
-        Some(PipelineStore { cache, path, build, key, loaded })
+        Some(PipelineEntry { cache, path, build: self.build, name, loaded })
     }
+}
 
-    /// The cache, for pipeline descriptors.
+/// One pipeline's cache and its file.
+pub struct PipelineEntry {
+    cache: wgpu::PipelineCache,
+    path: PathBuf,
+    build: u128,
+    /// The file's name without `.vkpc`, recorded in its header.
+    name: String,
+    /// The digest of the data loaded (0 when none was): unchanged data is not written.
+    loaded: u128,
+}
+
+impl PipelineEntry {
+    /// The cache, for the pipeline's descriptor.
     pub fn cache(&self) -> &wgpu::PipelineCache {
         &self.cache
     }
 
-    /// Writes the cache back when its data changed since it was loaded (best effort).
+    /// Writes the cache to its file when its data changed since it was loaded (best
+    /// effort): call it once the pipeline is made.
     pub fn save(&self) {
         let Some(data) = self.cache.get_data() else { return };
         if data.is_empty() || data.len() > MAX_BYTES || digest(&data) == self.loaded {
             return;
         }
-        write_entry(&self.path, self.build, &self.key, &data);
+        write_entry(&self.path, self.build, &self.name, &data);
     }
 }
 

@@ -11,7 +11,7 @@ use super::pipeline::{self, Blit, PassInterface, PassPipeline};
 use super::textures::{self, Pixels, Texture};
 use super::timings::{PassTimer, Span, SpanQueries, Timings};
 use crate::codes;
-use crate::plan::{self, ChainPlan, ChainSpec, Filter, Frame, PassSpec, Resource, Sampling, Size};
+use crate::plan::{self, ChainPlan, ChainSpec, Filter, Format, Frame, PassSpec, Resource, Sampling, Size};
 use grammar::Diagnostic;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
@@ -344,7 +344,7 @@ impl FilterChain {
                 created |= self.outputs[p.index].take().is_some();
                 continue;
             }
-            let format = textures::wgpu_format(p.format);
+            let format = stored_format(p.format, p.index + 1 == plan.passes.len());
             let levels = if p.mipmapped { p.output_size.mip_levels() } else { 1 };
             let fits = |t: &Option<Texture>| {
                 t.as_ref().is_some_and(|t| t.size == p.output_size && t.format == format && t.mip_levels == levels)
@@ -569,8 +569,24 @@ impl FilterChain {
     }
 }
 
-/// The format of the viewport texture the last pass (or the stretch) draws into.
-const VIEWPORT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
+/// The format of the viewport texture the last pass (or the stretch) draws into:
+/// B8G8R8A8_UNORM, the swapchain format RetroArch's Vulkan driver gets on most systems and
+/// the one librashader-cli renders into. It holds the same values as R8G8B8A8_UNORM
+/// (read-back swaps the channels back); llvmpipe keeps its fast rasterizer (a quad drawn
+/// as one rectangle, no edge tests) for BGRA targets alone: a one-pass copy at 256x224
+/// took 0.58 ms per frame into RGBA8 and 0.25 ms into BGRA8 (librashader 0.21).
+const VIEWPORT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Bgra8Unorm;
+
+/// The texture format a pass draws into: its own, except that the last pass keeps an
+/// R8G8B8A8_UNORM output in the viewport's format, which holds the same values. The last
+/// pass then draws into the viewport and into its own framebuffer with one pipeline
+/// ([`drawn_into_viewport`] picks either per frame).
+fn stored_format(format: Format, last: bool) -> wgpu::TextureFormat {
+    match textures::wgpu_format(format) {
+        wgpu::TextureFormat::Rgba8Unorm if last => VIEWPORT_FORMAT,
+        f => f,
+    }
+}
 
 /// The last pass of `plan` when it can draw straight into the viewport instead of into
 /// its framebuffer: RetroArch stretches a last pass with a scale type to the viewport
@@ -585,7 +601,7 @@ fn drawn_into_viewport(plan: &ChainPlan) -> Option<usize> {
         && stretch.input.size == plan.viewport
         && stretch.output_size == plan.viewport
         && stretch.input.sampling.filter == Filter::Nearest
-        && textures::wgpu_format(last.format) == VIEWPORT_FORMAT
+        && stored_format(last.format, true) == VIEWPORT_FORMAT
         && !last.mipmapped
         && !plan.feedback.contains(&last.index);
     copies.then_some(last.index)
@@ -609,7 +625,7 @@ fn pipelines(
         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (Some(p), Some(job)) = (passes.get(i), jobs.get(i)) else { break };
         let Some(iface) = job.lock().unwrap_or_else(PoisonError::into_inner).take() else { continue };
-        let format = textures::wgpu_format(plan::pass_format(spec, i));
+        let format = stored_format(plan::pass_format(spec, i), i + 1 == n);
         let r = PassPipeline::new(gpu, i, &p.vertex, &p.fragment, iface, format);
         if let Some(slot) = results.get(i) {
             *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(r);

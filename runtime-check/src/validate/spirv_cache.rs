@@ -60,7 +60,7 @@ fn build_dir(root: &Path, build: u128) -> PathBuf {
 }
 
 /// Whether `name` is one this module gives an entry or its temporary file.
-/// The pipeline cache's file ([`crate::chain::pipeline_cache`]) is one too.
+/// The pipeline cache's files ([`crate::chain::pipeline_cache`]) are too.
 fn is_entry_name(name: &str) -> bool {
     let spirv = |n: &str| n.len() == 36 && n.ends_with(".spv") && n[..32].bytes().all(|b| b.is_ascii_hexdigit());
     let pipelines = |n: &str| {
@@ -295,8 +295,8 @@ mod tests {
             // The pipeline cache's file and a writer's temporary files are entries too.
             let dir = build_dir(root.path(), build);
             for name in [
-                "wgpu_pipeline_cache_vulkan_4318_9013.vkpc",
-                ".wgpu_pipeline_cache_vulkan_4318_9013.vkpc.12.0.tmp",
+                "wgpu_pipeline_cache_vulkan_4318_9013_0123456789abcdef0123456789abcdef.vkpc",
+                ".wgpu_pipeline_cache_vulkan_4318_9013_0123456789abcdef0123456789abcdef.vkpc.12.0.tmp",
                 ".0123456789abcdef0123456789abcdef.spv.7.3.tmp",
             ] {
                 std::fs::write(dir.join(name), b"x").unwrap_or_else(|e| panic!("{e}"));
