@@ -572,9 +572,10 @@ impl FilterChain {
 /// The format of the viewport texture the last pass (or the stretch) draws into:
 /// B8G8R8A8_UNORM, the swapchain format RetroArch's Vulkan driver gets on most systems and
 /// the one librashader-cli renders into. It holds the same values as R8G8B8A8_UNORM
-/// (read-back swaps the channels back); llvmpipe keeps its fast rasterizer (a quad drawn
-/// as one rectangle, no edge tests) for BGRA targets alone: a one-pass copy at 256x224
-/// took 0.58 ms per frame into RGBA8 and 0.25 ms into BGRA8 (librashader 0.21).
+/// (read-back swaps the channels back); Mesa 22.3's llvmpipe keeps its fast rasterizer
+/// (a quad drawn as one rectangle, no edge tests) for BGRA targets, not RGBA ones: a
+/// one-pass copy at 256x224 took 0.58 ms per frame into RGBA8 and 0.25 ms into BGRA8
+/// (librashader 0.21).
 const VIEWPORT_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Bgra8Unorm;
 
 /// The texture format a pass draws into: its own, except that the last pass keeps an
