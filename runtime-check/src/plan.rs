@@ -16,13 +16,14 @@
 //!   scale type is source × 1, or the viewport when it is the last pass;
 //! - a last pass *with* a scale type renders into a framebuffer at its scale and a stock
 //!   stretch pass ([`Stretch`]) draws that to the viewport (nearest, clamp to edge);
-//! - formats ([`pass_format`]): the unscaled last pass renders to the output (RGBA8
-//!   unorm, its `#pragma format` ignored). Every other pass renders into a framebuffer
-//!   whose format the spec's [`Runtime`] decides (runtime sheet §8). Slang (RetroArch's
-//!   Vulkan runtime): for a pass with a scale type sRGB > float (RGBA16F) > `#pragma
-//!   format` > RGBA8 unorm, without one `#pragma format` only (the flags are ignored).
-//!   Cg (RetroArch's GL runtime, which the reference renders the original by): float
-//!   (RGBA32F) > sRGB > RGBA8 unorm, with or without a scale type;
+//! - formats ([`pass_format`]): the unscaled last pass renders to the output (8-bit
+//!   unorm, its `#pragma format` ignored: R8G8B8A8 here, which the chain keeps as
+//!   B8G8R8A8, the swapchain's order, with the same values). Every other pass renders
+//!   into a framebuffer whose format the spec's [`Runtime`] decides (runtime sheet §8).
+//!   Slang (RetroArch's Vulkan runtime): for a pass with a scale type sRGB > float
+//!   (RGBA16F) > `#pragma format` > RGBA8 unorm, without one `#pragma format` only (the
+//!   flags are ignored). Cg (RetroArch's GL runtime, which the reference renders the
+//!   original by): float (RGBA32F) > sRGB > RGBA8 unorm, with or without a scale type;
 //! - samplers take the filter/wrap/mip settings of the *consuming* pass: `Source` and
 //!   `PassOutput(n)` those of pass n+1, `Original`/`History` those of pass 0,
 //!   `Feedback(n)` pass n's own, LUTs their own (linear by default); an absent
