@@ -665,3 +665,27 @@ fn linear_sampler<'a>(gpu: &Gpu, cache: &'a mut HashMap<(Sampling, bool), wgpu::
     let s = Sampling { filter: Filter::Linear, wrap: WrapMode::ClampToEdge, mipmap: false };
     cache.entry((s, true)).or_insert_with(|| textures::sampler(gpu, s, true))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only the last pass's R8G8B8A8_UNORM output goes into the viewport's format; every
+    /// other format, and every earlier pass, keeps its own.
+    #[test]
+    fn the_last_pass_stores_rgba8_in_the_viewport_format() {
+        use wgpu::TextureFormat as T;
+        assert_eq!(VIEWPORT_FORMAT, T::Bgra8Unorm);
+        assert_eq!(stored_format(Format::R8G8B8A8Unorm, true), VIEWPORT_FORMAT);
+        assert_eq!(stored_format(Format::R8G8B8A8Unorm, false), T::Rgba8Unorm);
+        for (format, wgpu) in [
+            (Format::R8G8B8A8Srgb, T::Rgba8UnormSrgb),
+            (Format::R16G16B16A16Sfloat, T::Rgba16Float),
+            (Format::R32G32B32A32Sfloat, T::Rgba32Float),
+            (Format::A2B10G10R10UnormPack32, T::Rgb10a2Unorm),
+        ] {
+            assert_eq!(stored_format(format, true), wgpu);
+            assert_eq!(stored_format(format, false), wgpu);
+        }
+    }
+}
