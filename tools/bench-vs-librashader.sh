@@ -17,7 +17,9 @@
 # Both sides render at the input image's size: librashader-cli 0.12's Vulkan runtime
 # takes its viewport from the input image whatever `--dimensions` says (it only sizes
 # the output image), so a larger `--viewport` on our side would time a different amount
-# of work. To time a 1920x1080 viewport, give a 1920x1080 IMAGE.
+# of work. To time a 1920x1080 viewport, give a 1920x1080 IMAGE. Both draw the last
+# pass into B8G8R8A8_UNORM (librashader-cli's output image; our viewport), a format
+# llvmpipe rasterizes on a faster path than R8G8B8A8.
 #
 # The two runtimes do not always do the same work. librashader samples a pass output
 # read by name (an alias, PassOutputN) with the filter of the pass that wrote it;
