@@ -154,6 +154,48 @@ fn pass_through_reproduces_the_input_exactly() {
     assert_eq!(p0.to_rgba8(), &*input.rgba8);
 }
 
+/// A pass that leaves pixels unwritten still finds its target cleared every frame: its
+/// vertex stage draws the whole target on frame 0 and only the middle on frame 1, so the
+/// corners of frame 1 are transparent black, not frame 0's colour (a pass proven to
+/// write every pixel loads its target instead of clearing it: `chain::coverage`).
+#[test]
+fn pixels_a_pass_leaves_unwritten_are_cleared_every_frame() {
+    let ubo = "layout(std140, set = 0, binding = 0) uniform UBO { mat4 MVP; uint FrameCount; } global;";
+    let vertex = format!(
+        "#version 450
+{ubo}
+layout(location = 0) in vec4 Position;
+layout(location = 1) in vec2 TexCoord;
+layout(location = 0) out vec2 vTexCoord;
+void main() {{
+    gl_Position = global.MVP * Position;
+    if (global.FrameCount == 1u) {{ gl_Position.xy *= 0.5; }}
+    vTexCoord = TexCoord;
+}}
+"
+    );
+    let frag = fragment(ubo, "FragColor = vec4(1.0, 0.5, 0.25, 1.0);");
+    let mk = |spec| ChainPass {
+        vertex: module(&vertex, Stage::Vertex),
+        fragment: module(&frag, Stage::Fragment),
+        spec,
+        parameters: Vec::new(),
+    };
+    let input = solid(Size::new(8, 8), [0, 0, 0, 255]);
+    // Drawn into a framebuffer, then copied; and drawn straight into the viewport.
+    for passes in
+        [vec![mk(scaled(ScaleType::Source, 1.0)), passthrough(PassSpec::default())], vec![mk(PassSpec::default())]]
+    {
+        let mut c = chain(passes);
+        render(&mut c, &input, input.size);
+        assert_eq!(rgba8(&output(&c))[0], [255, 128, 64, 255]);
+        render(&mut c, &input, input.size);
+        let frame1 = rgba8(&output(&c));
+        assert_eq!(frame1[0], [0, 0, 0, 0], "a corner the second frame leaves unwritten");
+        assert_eq!(frame1[4 * 8 + 4], [255, 128, 64, 255], "the middle");
+    }
+}
+
 const SIZES: &str = "layout(push_constant) uniform Push { vec4 SourceSize; vec4 OutputSize; vec4 FinalViewportSize; \
                      vec4 PassOutputSize0; vec4 OriginalSize; } params;";
 

@@ -44,6 +44,7 @@
 //! This module holds one of the chain's two uses of `unsafe` (the other is
 //! [`super::pipeline_cache`]'s), whose precondition is that answer.
 
+use super::naga_blocks::walk;
 use naga::{
     AddressSpace, Block, Expression, Function, Handle, Literal, LocalVariable, Module, ScalarKind, Statement, TypeInner,
 };
@@ -87,26 +88,6 @@ fn function_loops_terminate(module: &Module, f: &Function) -> bool {
         };
     });
     ok
-}
-
-/// Calls `visit` on every statement of `block`, nested ones included.
-fn walk(block: &Block, visit: &mut impl FnMut(&Statement)) {
-    for s in block.iter() {
-        visit(s);
-        match s {
-            Statement::Block(b) => walk(b, visit),
-            Statement::If { accept, reject, .. } => {
-                walk(accept, visit);
-                walk(reject, visit);
-            }
-            Statement::Switch { cases, .. } => cases.iter().for_each(|c| walk(&c.body, visit)),
-            Statement::Loop { body, continuing, .. } => {
-                walk(body, visit);
-                walk(continuing, visit);
-            }
-            _ => {}
-        }
-    }
 }
 
 /// The statements whose effects on function variables the proof knows: `Store` and

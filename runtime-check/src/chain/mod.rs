@@ -21,6 +21,8 @@
 //!   array before each indexed read become private globals (no copy per read);
 //! - [`naga_blocks`]: the one statement-by-statement rewrite of a naga body that the
 //!   module repairs above share;
+//! - [`coverage`]: passes proven to write every pixel of their target, which load it
+//!   instead of clearing it;
 //! - [`loop_bounds`]: counted loops proven to end, so that wgpu need not guard them
 //!   (the chain's `unsafe` call of `create_shader_module_trusted` rests on it);
 //! - [`pipeline_cache`]: a Vulkan pipeline cache per pipeline, kept on disk (the
@@ -39,6 +41,7 @@
 pub mod bind;
 pub mod clip_space;
 pub mod constant_locals;
+pub mod coverage;
 pub mod device;
 pub mod fetch_offset;
 pub mod image_io;

@@ -1,13 +1,41 @@
 //! One way to rewrite a naga function body statement by statement: the chain's module
 //! repairs ([`super::clip_space`], [`super::pre_emitted`], [`super::constant_locals`])
-//! each say what replaces one statement, and [`rebuild`] walks the nested blocks; and
-//! one way to visit every function of a module ([`each_function`]).
+//! each say what replaces one statement, and [`rebuild`] walks the nested blocks; one
+//! way to visit every function of a module ([`each_function`]); and one way to read
+//! every statement of a body, nested ones included ([`walk`], [`walk_statement`]), for
+//! the proofs ([`super::loop_bounds`], [`super::coverage`]).
 //!
 //! **Invariant:** visits every statement of every nested block (`Block`, `If`, `Switch`,
 //! `Loop`) once, inner blocks before the statement that holds them, and keeps spans;
 //! never panics.
 
 use naga::{Block, Function, Module, Span, Statement};
+
+/// Calls `visit` on every statement of `block`, nested ones included, each before the
+/// statements it holds.
+pub fn walk(block: &Block, visit: &mut impl FnMut(&Statement)) {
+    for s in block.iter() {
+        walk_statement(s, visit);
+    }
+}
+
+/// Calls `visit` on `s` and on every statement nested in it.
+pub fn walk_statement(s: &Statement, visit: &mut impl FnMut(&Statement)) {
+    visit(s);
+    match s {
+        Statement::Block(b) => walk(b, visit),
+        Statement::If { accept, reject, .. } => {
+            walk(accept, visit);
+            walk(reject, visit);
+        }
+        Statement::Switch { cases, .. } => cases.iter().for_each(|c| walk(&c.body, visit)),
+        Statement::Loop { body, continuing, .. } => {
+            walk(body, visit);
+            walk(continuing, visit);
+        }
+        _ => {}
+    }
+}
 
 /// Applies `f` to every function and every entry point's function of `module`; returns
 /// the sum of what it returned (a count of changes).

@@ -109,6 +109,9 @@ pub struct PassPipeline {
     pub push: Option<MergedBlock>,
     pub textures: Vec<TextureSlot>,
     pub samplers: Vec<SamplerSlot>,
+    /// Whether its render pass clears the target first: unless it provably writes every
+    /// pixel ([`super::coverage`]).
+    pub clears: bool,
 }
 
 /// The reflected interface of a pass (both stages), before any GPU object exists.
@@ -335,7 +338,8 @@ impl PassPipeline {
             });
             (pipeline, layout, buffer)
         })?;
-        Ok(PassPipeline { pipeline, layout, ubo: ubo.zip(buffer), push, textures, samplers })
+        let clears = !super::coverage::draws_every_pixel(vertex, fragment);
+        Ok(PassPipeline { pipeline, layout, ubo: ubo.zip(buffer), push, textures, samplers, clears })
     }
 }
 
@@ -509,7 +513,9 @@ impl Blit {
             }
         };
         let pipeline = self.pipeline(gpu, format)?;
-        let mut pass = begin(encoder, "blit", target, timestamps);
+        // The stock quad covers the target and the stock shader never discards: every
+        // pixel is drawn, so the target needs no clear.
+        let mut pass = begin(encoder, "blit", target, false, timestamps);
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &bind, &[]);
         pass.set_vertex_buffer(0, vertices.slice(..));
@@ -543,22 +549,25 @@ impl Blit {
     }
 }
 
-/// Begins a render pass that clears `target` to transparent black and draws into it.
-/// `timestamps`: where it writes its start and end times, when timed
-/// ([`super::timings`]).
+/// Begins a render pass that draws into `target`, having cleared it to transparent
+/// black if `clear`; else it keeps what the target holds, for a draw that overwrites
+/// every pixel ([`super::coverage`]). `timestamps`: where it writes its start and end
+/// times, when timed ([`super::timings`]).
 pub fn begin<'e>(
     encoder: &'e mut wgpu::CommandEncoder,
     label: &str,
     target: &wgpu::TextureView,
+    clear: bool,
     timestamps: Option<wgpu::RenderPassTimestampWrites<'_>>,
 ) -> wgpu::RenderPass<'e> {
+    let load = if clear { wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT) } else { wgpu::LoadOp::Load };
     encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
         label: Some(label),
         color_attachments: &[Some(wgpu::RenderPassColorAttachment {
             view: target,
             depth_slice: None,
             resolve_target: None,
-            ops: wgpu::Operations { load: wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), store: wgpu::StoreOp::Store },
+            ops: wgpu::Operations { load, store: wgpu::StoreOp::Store },
         })],
         depth_stencil_attachment: None,
         timestamp_writes: timestamps,

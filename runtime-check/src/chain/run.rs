@@ -323,13 +323,13 @@ impl FilterChain {
         let reuse = self.input.take().or_else(|| self.spare.take());
         let mut created = false;
         let t = match reuse {
-            Some(mut t) if t.size == input.size && t.format == wgpu::TextureFormat::Rgba8Unorm => {
+            Some(mut t) if t.size == input.size && t.format == textures::IMAGE_FORMAT => {
                 t.upload_rgba8(&gpu, &input.rgba8);
                 t
             }
             _ => {
                 created = true;
-                let mut t = Texture::new(&gpu, "original", input.size, wgpu::TextureFormat::Rgba8Unorm, 1);
+                let mut t = Texture::new(&gpu, "original", input.size, textures::IMAGE_FORMAT, 1);
                 t.upload_rgba8(&gpu, &input.rgba8);
                 t
             }
@@ -483,8 +483,13 @@ impl FilterChain {
             let target_view = target.level_view(0);
             let timed = self.timer.as_mut().and_then(|t| t.span(Span::Pass(i)));
             {
-                let mut rp =
-                    pipeline::begin(&mut encoder, "pass", &target_view, timed.as_ref().map(SpanQueries::whole));
+                let mut rp = pipeline::begin(
+                    &mut encoder,
+                    "pass",
+                    &target_view,
+                    pp.clears,
+                    timed.as_ref().map(SpanQueries::whole),
+                );
                 rp.set_pipeline(&pp.pipeline);
                 rp.set_bind_group(0, &bind, &[]);
                 rp.set_vertex_buffer(0, self.vertices.slice(..));
