@@ -21,7 +21,8 @@
 //!   before, with `MVP * Position`: the uniform (or push constant) member named `MVP`, a
 //!   `mat4`, times the `vec4` stored from the vertex attribute at location 0; nothing
 //!   else in the module stores to that place or to that `Position`, or hands a pointer
-//!   into either to a call. The value may come through function variables, as ports
+//!   into either to a call; and it outputs no clip or cull distance. The value may come
+//!   through function variables, as ports
 //!   from Cg write it (`OUT.position = global.MVP * Position; ... gl_Position =
 //!   OUT.position;`, or the whole `out_vertex` built at once): a load of a variable is
 //!   followed to the one top-level store, before the load, that writes that part of it,
@@ -130,6 +131,9 @@ fn position_is_mvp_times_position(module: &Module) -> bool {
     }
     let (Some(position_input), Some(main), Some(returned)) = (position_input, main, returned) else { return false };
     if !is_private_vec4(module, position_input) {
+        return false;
+    }
+    if clips(module, f) {
         return false;
     }
     let Some(output) = returned_position(module, f, returned) else { return false };
@@ -279,6 +283,18 @@ fn local_path(f: &Function, mut pointer: Handle<Expression>) -> Option<(Handle<L
 /// The function variable a pointer expression reaches through accesses, if any.
 fn local_root(f: &Function, pointer: Handle<Expression>) -> Option<Handle<LocalVariable>> {
     local_path(f, pointer).map(|(l, _)| l)
+}
+
+/// Whether the entry point outputs clip or cull distances, which can cut the quad.
+fn clips(module: &Module, f: &Function) -> bool {
+    let Some(result) = &f.result else { return false };
+    let cuts =
+        |b: Option<&Binding>| matches!(b, Some(Binding::BuiltIn(BuiltIn::ClipDistances | BuiltIn::CullDistance)));
+    cuts(result.binding.as_ref())
+        || match &module.types[result.ty].inner {
+            TypeInner::Struct { members, .. } => members.iter().any(|m| cuts(m.binding.as_ref())),
+            _ => false,
+        }
 }
 
 /// Whether `global` is a private `vec4<f32>`.
@@ -455,6 +471,7 @@ mod tests {
         assert!(covers(VERTEX, fragment));
         assert!(!covers(VERTEX, "if (vTexCoord.x > 0.5) discard; FragColor = vec4(1.0);"));
         assert!(!covers("gl_Position = global.MVP * Position * 0.5; vTexCoord = TexCoord;", fragment));
+        assert!(!covers(&format!("{VERTEX} gl_ClipDistance[0] = -1.0;"), fragment));
     }
 
     /// The shapes ports from Cg write: the position through a local `out_vertex`.
