@@ -22,13 +22,13 @@
 //!   `mat4`, times the `vec4` stored from the vertex attribute at location 0; nothing
 //!   else in the module stores to that place or to that `Position`, or hands a pointer
 //!   into either to a call; and it outputs no clip or cull distance. The value may come
-//!   through function variables, as ports
-//!   from Cg write it (`OUT.position = global.MVP * Position; ... gl_Position =
-//!   OUT.position;`, or the whole `out_vertex` built at once): a load of a variable is
-//!   followed to the one top-level store, before the load, that writes that part of it,
-//!   when nothing else in `main` could write the part. The chain draws its quad with the MVP RetroArch sets with it
-//!   (offscreen: positions -1..1, the identity; the viewport pass: 0..1, the ortho
-//!   projection of the unit square), which covers the whole target;
+//!   through function variables, as ports from Cg write it (`OUT.position =
+//!   global.MVP * Position; ... gl_Position = OUT.position;`, or the whole `out_vertex`
+//!   built at once): a load of a variable is followed to the one top-level store, before
+//!   the load, that writes that part of it, when nothing else in `main` could write the
+//!   part. The chain draws its quad with the MVP RetroArch sets with it (offscreen:
+//!   positions -1..1, the identity; the viewport pass: 0..1, the ortho projection of the
+//!   unit square), which covers the whole target;
 //! - the fragment stage has no `discard` (`Statement::Kill`) in any function, and no
 //!   entry point writes the sample mask.
 //!
@@ -58,16 +58,7 @@ fn never_discards(module: &Module) -> bool {
     for f in functions.chain(entries) {
         walk(&f.body, &mut |s| kills |= matches!(s, Statement::Kill));
     }
-    let masks = module.entry_points.iter().any(|e| {
-        e.function.result.as_ref().is_some_and(|r| {
-            let sample_mask = |b: Option<&Binding>| matches!(b, Some(Binding::BuiltIn(BuiltIn::SampleMask)));
-            sample_mask(r.binding.as_ref())
-                || match &module.types[r.ty].inner {
-                    TypeInner::Struct { members, .. } => members.iter().any(|m| sample_mask(m.binding.as_ref())),
-                    _ => false,
-                }
-        })
-    });
+    let masks = module.entry_points.iter().any(|e| outputs(module, &e.function, |b| matches!(b, BuiltIn::SampleMask)));
     !kills && !masks
 }
 
@@ -133,7 +124,8 @@ fn position_is_mvp_times_position(module: &Module) -> bool {
     if !is_private_vec4(module, position_input) {
         return false;
     }
-    if clips(module, f) {
+    // Clip and cull distances can cut the quad.
+    if outputs(module, f, |b| matches!(b, BuiltIn::ClipDistances | BuiltIn::CullDistance)) {
         return false;
     }
     let Some(output) = returned_position(module, f, returned) else { return false };
@@ -285,14 +277,14 @@ fn local_root(f: &Function, pointer: Handle<Expression>) -> Option<Handle<LocalV
     local_path(f, pointer).map(|(l, _)| l)
 }
 
-/// Whether the entry point outputs clip or cull distances, which can cut the quad.
-fn clips(module: &Module, f: &Function) -> bool {
+/// Whether the entry point function `f` outputs a built-in that `which` picks: as its
+/// result, or as a member of its result struct.
+fn outputs(module: &Module, f: &Function, which: impl Fn(BuiltIn) -> bool) -> bool {
     let Some(result) = &f.result else { return false };
-    let cuts =
-        |b: Option<&Binding>| matches!(b, Some(Binding::BuiltIn(BuiltIn::ClipDistances | BuiltIn::CullDistance)));
-    cuts(result.binding.as_ref())
+    let picked = |b: Option<&Binding>| matches!(b, Some(&Binding::BuiltIn(built_in)) if which(built_in));
+    picked(result.binding.as_ref())
         || match &module.types[result.ty].inner {
-            TypeInner::Struct { members, .. } => members.iter().any(|m| cuts(m.binding.as_ref())),
+            TypeInner::Struct { members, .. } => members.iter().any(|m| picked(m.binding.as_ref())),
             _ => false,
         }
 }
