@@ -79,9 +79,17 @@ fn render_writes_the_viewport_and_every_pass() {
     assert!(run.stdout.lines().any(|l| l.starts_with("frame ")), "{}", run.stdout);
     // And where the run's wall time went, phase by phase.
     let phases = run.stdout.lines().find(|l| l.starts_with("wall ms: ")).unwrap_or_default();
-    let names =
-        ["the device ", "waiting for images and preset ", "chain ", "frames ", "read-back ", "PNG ", "; in all "];
-    for phase in names.into_iter().chain(["images and preset read in "]) {
+    let names = [
+        "the device ",
+        "waiting for images and preset ",
+        "chain ",
+        "frames ",
+        "read-back ",
+        "closing the device ",
+        "waiting for the PNG ",
+        "; in all ",
+    ];
+    for phase in names.into_iter().chain(["images and preset read ", "PNG written "]) {
         assert!(phases.contains(phase), "{phase}: {}", run.stdout);
     }
     // Passes 0 and 1 run at source scale; the last renders to the viewport.
