@@ -17,7 +17,7 @@ use cg2slang::output::{first_existing, write_atomic, WriteError};
 use clap::Args;
 use grammar::{Diagnostic, RealFs, SourceMap};
 use runtime_check::chain::timings::format_table;
-use runtime_check::chain::{self, image_io, FilterChain, Gpu};
+use runtime_check::chain::{self, image_io, ChainDesc, FilterChain, Gpu, PreparedChain};
 use runtime_check::codes;
 use runtime_check::plan::Size;
 use std::path::{Path, PathBuf};
@@ -172,48 +172,17 @@ impl Phases {
     }
 }
 
-pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
-    let mut phases = Phases::new();
-    if let Some((_, path)) = first_existing([args.out.as_path()], args.force) {
-        reporter.error(&format!("cannot write {}: it already exists (use --force to overwrite)", path.display()));
-        return Exit::Failure;
-    }
-    let mut sources = SourceMap::new();
-    // Opening the device (Vulkan instance, adapter) and reading the images and the
-    // preset (compiling its passes) are independent, so the reading runs on a second
-    // thread meanwhile. The device opens on this thread: on an H200 the end of a thread
-    // that had opened it took 13 ms more (start-up time).
-    let (opened, (loaded, loading_time)) = std::thread::scope(|s| {
-        let loading = s.spawn(|| {
-            let t = Instant::now();
-            let images = load_images(&args.images, reporter);
-            let preset = chain::preset::load_preset(&mut sources, &args.preset, &RealFs);
-            ((images, preset), t.elapsed())
-        });
-        let opened = Gpu::new();
-        phases.end("the device");
-        let loaded = loading.join().map_or((None, Duration::ZERO), |(l, t)| (Some(l), t));
-        phases.end("waiting for images and preset");
-        (opened, loaded)
-    });
-    let Some((images, (desc, diags))) = loaded else {
-        reporter.error("reading the images and the preset failed (its thread panicked)");
-        return Exit::Failure;
-    };
-    let Some(images) = images else { return Exit::Failure };
-    reporter.diagnostics(&sources, &diags);
-    let Some(mut desc) = desc else { return Exit::Errors };
-    let dumps: Vec<PathBuf> = match &args.dump_passes {
-        Some(dir) => (0..desc.passes.len()).map(|n| dir.join(format!("pass{n}.png"))).collect(),
-        None => Vec::new(),
-    };
-    if let Some((count, first)) = first_existing(dumps.iter().map(PathBuf::as_path), args.force) {
-        reporter.error(&format!(
-            "{count} pass images already exist (first: {}); nothing was written. Use --force to overwrite.",
-            first.display()
-        ));
-        return Exit::Failure;
-    }
+/// Why a preset was not made ready for the device.
+enum Unprepared {
+    /// `--param` names that no pass declares (a usage error).
+    UnknownParameters(Vec<Diagnostic>),
+    /// The chain's own errors.
+    Errors(Vec<Diagnostic>),
+}
+
+/// The chain of `desc` with the command line's parameters, made ready for a device
+/// ([`ChainDesc::prepare`]); an unknown `--param` is an error.
+fn prepare(mut desc: ChainDesc, args: &RenderArgs) -> Result<PreparedChain, Unprepared> {
     let declared = |name: &str| desc.passes.iter().any(|p| p.parameters.iter().any(|(id, _)| id == name));
     let unknown: Vec<Diagnostic> = args
         .params
@@ -227,10 +196,67 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
         })
         .collect();
     if !unknown.is_empty() {
-        reporter.diagnostics(&sources, &unknown);
-        return Exit::Failure;
+        return Err(Unprepared::UnknownParameters(unknown));
     }
     desc.parameters.extend(args.params.iter().cloned());
+    desc.prepare().map_err(Unprepared::Errors)
+}
+
+pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
+    let mut phases = Phases::new();
+    if let Some((_, path)) = first_existing([args.out.as_path()], args.force) {
+        reporter.error(&format!("cannot write {}: it already exists (use --force to overwrite)", path.display()));
+        return Exit::Failure;
+    }
+    let mut sources = SourceMap::new();
+    // Opening the device (Vulkan instance, adapter) and reading the images and the
+    // preset (compiling its passes and preparing the chain, which needs no device) are
+    // independent, so the reading runs on a second thread meanwhile. The device opens on
+    // this thread: on an H200 the end of a thread that had opened it took 13 ms more
+    // (start-up time).
+    let (opened, (loaded, loading_time)) = std::thread::scope(|s| {
+        let loading = s.spawn(|| {
+            let t = Instant::now();
+            let images = load_images(&args.images, reporter);
+            let (desc, diags) = chain::preset::load_preset(&mut sources, &args.preset, &RealFs);
+            let prepared = desc.map(|d| prepare(d, args));
+            ((images, (prepared, diags)), t.elapsed())
+        });
+        let opened = Gpu::new();
+        phases.end("the device");
+        let loaded = loading.join().map_or((None, Duration::ZERO), |(l, t)| (Some(l), t));
+        phases.end("waiting for images and preset");
+        (opened, loaded)
+    });
+    let Some((images, (desc, diags))) = loaded else {
+        reporter.error("reading the images and the preset failed (its thread panicked)");
+        return Exit::Failure;
+    };
+    let Some(images) = images else { return Exit::Failure };
+    reporter.diagnostics(&sources, &diags);
+    let prepared = match desc {
+        None => return Exit::Errors,
+        Some(Err(Unprepared::UnknownParameters(d))) => {
+            reporter.diagnostics(&sources, &d);
+            return Exit::Failure;
+        }
+        Some(Err(Unprepared::Errors(d))) => {
+            reporter.diagnostics(&sources, &d);
+            return Exit::Errors;
+        }
+        Some(Ok(p)) => p,
+    };
+    let dumps: Vec<PathBuf> = match &args.dump_passes {
+        Some(dir) => (0..prepared.pass_count()).map(|n| dir.join(format!("pass{n}.png"))).collect(),
+        None => Vec::new(),
+    };
+    if let Some((count, first)) = first_existing(dumps.iter().map(PathBuf::as_path), args.force) {
+        reporter.error(&format!(
+            "{count} pass images already exist (first: {}); nothing was written. Use --force to overwrite.",
+            first.display()
+        ));
+        return Exit::Failure;
+    }
     let gpu = match opened {
         Ok(g) => Arc::new(g),
         Err(d) => {
@@ -238,7 +264,7 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
             return Exit::Failure;
         }
     };
-    let mut chain = match FilterChain::new(gpu, desc) {
+    let mut chain = match FilterChain::from_prepared(gpu, prepared) {
         Ok(c) => c,
         Err(d) => {
             reporter.diagnostics(&sources, &d);

@@ -61,5 +61,5 @@ pub mod textures;
 pub mod timings;
 
 pub use device::{AdapterChoice, Gpu};
-pub use run::{ChainDesc, ChainPass, FilterChain, InputImage, LutImage};
+pub use run::{ChainDesc, ChainPass, FilterChain, InputImage, LutImage, PreparedChain};
 pub use textures::Pixels;

@@ -216,15 +216,31 @@ pub struct Shader {
     spirv: u128,
 }
 
-/// Turns a naga module into a wgpu shader module, its vertex stage in Vulkan's clip
-/// space (see [`super::clip_space`]).
-pub fn shader_module(gpu: &Gpu, label: &str, module: &Module) -> Result<Shader, Diagnostic> {
-    let mut module = module.clone();
-    super::clip_space::to_vulkan_clip_space(&mut module)
-        .map_err(|e| Diagnostic::error(codes::E_CHAIN_SHADER, format!("{label}: {e}")))?;
-    let spirv = preflight_spirv(label, &module)?;
+/// A naga module made ready for a device, which this needs none of: its vertex stage in
+/// Vulkan's clip space (see [`super::clip_space`]) and its SPIR-V written once
+/// ([`preflight_spirv`]). `render` prepares its passes while the device opens.
+pub struct PreparedShader {
+    label: String,
+    module: Module,
+    spirv: u128,
+}
+
+impl PreparedShader {
+    /// Prepares `module`, named `label` in diagnostics.
+    pub fn new(label: &str, module: &Module) -> Result<PreparedShader, Diagnostic> {
+        let mut module = module.clone();
+        super::clip_space::to_vulkan_clip_space(&mut module)
+            .map_err(|e| Diagnostic::error(codes::E_CHAIN_SHADER, format!("{label}: {e}")))?;
+        let spirv = preflight_spirv(label, &module)?;
+        Ok(PreparedShader { label: label.to_owned(), module, spirv })
+    }
+}
+
+/// Turns a prepared module into a wgpu shader module.
+pub fn shader_module(gpu: &Gpu, shader: PreparedShader) -> Result<Shader, Diagnostic> {
+    let PreparedShader { label, module, spirv } = shader;
     let module = gpu.scoped(&format!("creating the shader module of {label}"), || {
-        super::loop_bounds::create_shader_module(&gpu.device, label, module)
+        super::loop_bounds::create_shader_module(&gpu.device, &label, module)
     })?;
     Ok(Shader { module, spirv })
 }
@@ -254,18 +270,43 @@ fn preflight_spirv(label: &str, module: &Module) -> Result<u128, Diagnostic> {
     }
 }
 
-impl PassPipeline {
+/// A pass made ready for a device without one: its interface, both stages prepared, and
+/// whether its render pass must clear the target.
+pub struct PreparedPass {
+    pub interface: PassInterface,
+    vertex: PreparedShader,
+    fragment: PreparedShader,
+    clears: bool,
+}
+
+impl PreparedPass {
+    /// Prepares pass `pass` (its stages and their reflected `interface`).
     pub fn new(
-        gpu: &Gpu,
         pass: usize,
         vertex: &Module,
         fragment: &Module,
         interface: PassInterface,
+    ) -> Result<PreparedPass, Diagnostic> {
+        Ok(PreparedPass {
+            interface,
+            vertex: PreparedShader::new(&format!("pass {pass} vertex"), vertex)?,
+            fragment: PreparedShader::new(&format!("pass {pass} fragment"), fragment)?,
+            clears: !super::coverage::draws_every_pixel(vertex, fragment),
+        })
+    }
+}
+
+impl PassPipeline {
+    pub fn new(
+        gpu: &Gpu,
+        pass: usize,
+        prepared: PreparedPass,
         format: wgpu::TextureFormat,
     ) -> Result<PassPipeline, Diagnostic> {
         let label = format!("pass {pass}");
-        let vs = shader_module(gpu, &format!("{label} vertex"), vertex)?;
-        let fs = shader_module(gpu, &format!("{label} fragment"), fragment)?;
+        let PreparedPass { interface, vertex, fragment, clears } = prepared;
+        let vs = shader_module(gpu, vertex)?;
+        let fs = shader_module(gpu, fragment)?;
         let PassInterface { ubo, push, textures, samplers } = interface;
         if let Some(p) = &push {
             let max = gpu.device.limits().max_immediate_size;
@@ -338,7 +379,6 @@ impl PassPipeline {
             });
             (pipeline, layout, buffer)
         })?;
-        let clears = !super::coverage::draws_every_pixel(vertex, fragment);
         Ok(PassPipeline { pipeline, layout, ubo: ubo.zip(buffer), push, textures, samplers, clears })
     }
 }
@@ -427,17 +467,31 @@ pub struct Blit {
 /// Blit bind groups kept at most.
 const MAX_BLIT_GROUPS: usize = 256;
 
-impl Blit {
-    pub fn new(gpu: &Gpu) -> Result<Blit, Diagnostic> {
-        let parse = |text: &str, stage| {
-            crate::validate::validate_naga(text, stage).map_err(|d| {
+/// The stock pass's two stages, prepared ([`PreparedShader`]).
+pub struct BlitShaders {
+    vertex: PreparedShader,
+    fragment: PreparedShader,
+}
+
+impl BlitShaders {
+    pub fn new() -> Result<BlitShaders, Diagnostic> {
+        let prepare = |label: &str, text: &str, stage| {
+            let module = crate::validate::validate_naga(text, stage).map_err(|d| {
                 d.into_iter().next().unwrap_or_else(|| Diagnostic::error(codes::E_CHAIN_SHADER, "blit shader"))
-            })
+            })?;
+            PreparedShader::new(label, &module)
         };
-        let v = parse(BLIT_VERTEX, crate::validate::Stage::Vertex)?;
-        let f = parse(BLIT_FRAGMENT, crate::validate::Stage::Fragment)?;
-        let vs = shader_module(gpu, "blit vertex", &v)?;
-        let fs = shader_module(gpu, "blit fragment", &f)?;
+        Ok(BlitShaders {
+            vertex: prepare("blit vertex", BLIT_VERTEX, crate::validate::Stage::Vertex)?,
+            fragment: prepare("blit fragment", BLIT_FRAGMENT, crate::validate::Stage::Fragment)?,
+        })
+    }
+}
+
+impl Blit {
+    pub fn new(gpu: &Gpu, shaders: BlitShaders) -> Result<Blit, Diagnostic> {
+        let vs = shader_module(gpu, shaders.vertex)?;
+        let fs = shader_module(gpu, shaders.fragment)?;
         let (layout, pipeline_layout) = gpu.scoped("creating the blit layout", || {
             let layout = gpu.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some("blit"),

@@ -161,7 +161,7 @@ fn draw_and_read(gpu: &Gpu, source: &Texture, format: wgpu::TextureFormat) -> Re
         let s = Sampling { filter: Filter::Nearest, wrap: WrapMode::ClampToEdge, mipmap: false };
         (target, vertices, sampler(gpu, s, false))
     })?;
-    let mut blit = Blit::new(gpu)?;
+    let mut blit = Blit::new(gpu, super::pipeline::BlitShaders::new()?)?;
     let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("probe") });
     blit.draw(gpu, &mut encoder, &vertices, &source.view, &nearest, &target.view, target.format, None)?;
     gpu.scoped("running a probe", || gpu.queue.submit([encoder.finish()]))?;

@@ -7,7 +7,7 @@
 
 use super::bind::Semantics;
 use super::device::Gpu;
-use super::pipeline::{self, Blit, PassInterface, PassPipeline};
+use super::pipeline::{self, Blit, BlitShaders, PassInterface, PassPipeline, PreparedPass};
 use super::textures::{self, Pixels, Texture};
 use super::timings::{PassTimer, Span, SpanQueries, Timings};
 use crate::codes;
@@ -51,46 +51,40 @@ pub struct ChainDesc {
     pub parameters: Vec<(String, f32)>,
 }
 
-/// A built chain and its state between frames.
-pub struct FilterChain {
-    gpu: Arc<Gpu>,
+/// A chain made ready for a device, which this needs none of: what [`FilterChain::new`]
+/// works out before it makes GPU objects (every pass's interface, the reads checked
+/// against a plan, both stages prepared, the coverage proofs, the stock pass's shaders).
+/// [`ChainDesc::prepare`] makes it on any thread: `render` does so while the device opens.
+pub struct PreparedChain {
+    desc: ChainDesc,
     spec: ChainSpec,
     aliases: Vec<Option<String>>,
     lut_names: Vec<String>,
-    passes: Vec<PassPipeline>,
-    blit: Blit,
-    vertices: wgpu::Buffer,
-    outputs: Vec<Option<Texture>>,
-    feedback: Vec<Option<Texture>>,
-    /// Earlier inputs, most recent first.
-    history: VecDeque<Texture>,
-    input: Option<Texture>,
-    /// An input texture no longer needed, reused for the next frame.
-    spare: Option<Texture>,
-    target: Option<Texture>,
-    luts: Vec<Texture>,
-    black: Texture,
-    samplers: HashMap<(Sampling, bool), wgpu::Sampler>,
-    parameters: BTreeMap<String, f32>,
-    frame: u64,
-    direction: i32,
-    last_plan: Option<ChainPlan>,
-    /// Per pass, the bind groups made so far by what they bind (views and samplers,
-    /// compared by identity): history and feedback rotate through a few textures, so
-    /// each frame finds its bind group here instead of making one.
-    bind_groups: Vec<HashMap<BindKey, wgpu::BindGroup>>,
-    /// Per pass, the uniform-buffer bytes last written (unchanged bytes are not written again).
-    ubo_written: Vec<Option<Vec<u8>>>,
-    /// Uniform names no semantic or parameter matched (left 0), per pass.
-    pub unknown_uniforms: Vec<Vec<String>>,
-    /// Timestamps around every render pass, once [`FilterChain::time_passes`] asked.
-    timer: Option<PassTimer>,
+    passes: Vec<PreparedPass>,
+    blit: BlitShaders,
 }
 
-impl FilterChain {
-    /// Builds the chain: reflects every pass, checks what it reads, creates pipelines
-    /// and LUT textures.
-    pub fn new(gpu: Arc<Gpu>, desc: ChainDesc) -> Result<FilterChain, Vec<Diagnostic>> {
+impl PreparedChain {
+    /// How many passes the chain has.
+    pub fn pass_count(&self) -> usize {
+        self.passes.len()
+    }
+
+    /// The chain's description (its parameters are still the caller's to extend).
+    pub fn desc_mut(&mut self) -> &mut ChainDesc {
+        &mut self.desc
+    }
+
+    /// The chain's description.
+    pub fn desc(&self) -> &ChainDesc {
+        &self.desc
+    }
+}
+
+impl ChainDesc {
+    /// Everything about the chain that needs no device ([`PreparedChain`]).
+    pub fn prepare(self) -> Result<PreparedChain, Vec<Diagnostic>> {
+        let desc = self;
         let mut spec = ChainSpec {
             passes: desc.passes.iter().map(|p| p.spec.clone()).collect(),
             luts: desc
@@ -140,9 +134,9 @@ impl FilterChain {
         // Check the reads once (sizes do not matter for that).
         let probe = Frame::first(Size::new(1, 1), Size::new(1, 1));
         plan::plan(&spec, &probe).map_err(|e| e.iter().map(plan::PlanError::diagnostic).collect::<Vec<_>>())?;
-
+        let jobs: Vec<_> = desc.passes.iter().zip(interfaces).collect();
         let mut passes = Vec::new();
-        for result in pipelines(&gpu, &spec, &desc.passes, interfaces) {
+        for result in in_parallel(jobs, |i, (p, iface)| PreparedPass::new(i, &p.vertex, &p.fragment, iface)) {
             match result {
                 Ok(pp) => passes.push(pp),
                 Err(e) => errors.push(e),
@@ -151,7 +145,73 @@ impl FilterChain {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let mut blit = Blit::new(&gpu).map_err(|e| vec![e])?;
+        let blit = BlitShaders::new().map_err(|e| vec![e])?;
+        Ok(PreparedChain { desc, spec, aliases, lut_names, passes, blit })
+    }
+}
+
+/// A built chain and its state between frames.
+pub struct FilterChain {
+    gpu: Arc<Gpu>,
+    spec: ChainSpec,
+    aliases: Vec<Option<String>>,
+    lut_names: Vec<String>,
+    passes: Vec<PassPipeline>,
+    blit: Blit,
+    vertices: wgpu::Buffer,
+    outputs: Vec<Option<Texture>>,
+    feedback: Vec<Option<Texture>>,
+    /// Earlier inputs, most recent first.
+    history: VecDeque<Texture>,
+    input: Option<Texture>,
+    /// An input texture no longer needed, reused for the next frame.
+    spare: Option<Texture>,
+    target: Option<Texture>,
+    luts: Vec<Texture>,
+    black: Texture,
+    samplers: HashMap<(Sampling, bool), wgpu::Sampler>,
+    parameters: BTreeMap<String, f32>,
+    frame: u64,
+    direction: i32,
+    last_plan: Option<ChainPlan>,
+    /// Per pass, the bind groups made so far by what they bind (views and samplers,
+    /// compared by identity): history and feedback rotate through a few textures, so
+    /// each frame finds its bind group here instead of making one.
+    bind_groups: Vec<HashMap<BindKey, wgpu::BindGroup>>,
+    /// Per pass, the uniform-buffer bytes last written (unchanged bytes are not written again).
+    ubo_written: Vec<Option<Vec<u8>>>,
+    /// Uniform names no semantic or parameter matched (left 0), per pass.
+    pub unknown_uniforms: Vec<Vec<String>>,
+    /// Timestamps around every render pass, once [`FilterChain::time_passes`] asked.
+    timer: Option<PassTimer>,
+}
+
+impl FilterChain {
+    /// Builds the chain: reflects every pass, checks what it reads, creates pipelines
+    /// and LUT textures.
+    pub fn new(gpu: Arc<Gpu>, desc: ChainDesc) -> Result<FilterChain, Vec<Diagnostic>> {
+        FilterChain::from_prepared(gpu, desc.prepare()?)
+    }
+
+    /// Builds the chain [`ChainDesc::prepare`] made ready: pipelines and LUT textures.
+    pub fn from_prepared(gpu: Arc<Gpu>, prepared: PreparedChain) -> Result<FilterChain, Vec<Diagnostic>> {
+        let PreparedChain { desc, spec, aliases, lut_names, passes: prepared_passes, blit } = prepared;
+        let mut errors = Vec::new();
+        let mut passes = Vec::new();
+        let n = prepared_passes.len();
+        let made = in_parallel(prepared_passes, |i, p| {
+            PassPipeline::new(&gpu, i, p, stored_format(plan::pass_format(&spec, i), i + 1 == n))
+        });
+        for result in made {
+            match result {
+                Ok(pp) => passes.push(pp),
+                Err(e) => errors.push(e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let mut blit = Blit::new(&gpu, blit).map_err(|e| vec![e])?;
         let vertices = gpu
             .scoped("creating the quad", || {
                 let data = pipeline::quad_vertices();
@@ -613,26 +673,24 @@ fn drawn_into_viewport(plan: &ChainPlan) -> Option<usize> {
     copies.then_some(last.index)
 }
 
-/// Every pass's pipeline, in pass order, made on up to as many threads as the machine
-/// has (shader modules, naga's SPIR-V writer and the driver's compiler per pass: start-up
-/// time). wgpu's error scopes are per thread, so each pass's errors stay its own.
-fn pipelines(
-    gpu: &Gpu,
-    spec: &ChainSpec,
-    passes: &[ChainPass],
-    interfaces: Vec<PassInterface>,
-) -> Vec<Result<PassPipeline, Diagnostic>> {
+/// `f(i, item)` for every item, results in the items' order, on up to as many threads
+/// as the machine has: preparing and making every pass's pipeline (naga's validation and
+/// SPIR-V writer, the driver's compiler) is start-up time. wgpu's error scopes are per
+/// thread, so each pass's errors stay its own.
+fn in_parallel<T: Send, R: Send>(
+    items: Vec<T>,
+    f: impl Fn(usize, T) -> Result<R, Diagnostic> + Sync,
+) -> Vec<Result<R, Diagnostic>> {
     use std::sync::{Mutex, PoisonError};
-    let n = passes.len();
-    let jobs: Vec<Mutex<Option<PassInterface>>> = interfaces.into_iter().map(|i| Mutex::new(Some(i))).collect();
-    let results: Vec<Mutex<Option<Result<PassPipeline, Diagnostic>>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    let n = items.len();
+    let jobs: Vec<Mutex<Option<T>>> = items.into_iter().map(|i| Mutex::new(Some(i))).collect();
+    let results: Vec<Mutex<Option<Result<R, Diagnostic>>>> = (0..n).map(|_| Mutex::new(None)).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let work = || loop {
         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let (Some(p), Some(job)) = (passes.get(i), jobs.get(i)) else { break };
-        let Some(iface) = job.lock().unwrap_or_else(PoisonError::into_inner).take() else { continue };
-        let format = stored_format(plan::pass_format(spec, i), i + 1 == n);
-        let r = PassPipeline::new(gpu, i, &p.vertex, &p.fragment, iface, format);
+        let Some(job) = jobs.get(i) else { break };
+        let Some(item) = job.lock().unwrap_or_else(PoisonError::into_inner).take() else { continue };
+        let r = f(i, item);
         if let Some(slot) = results.get(i) {
             *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
         }
