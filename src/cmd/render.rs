@@ -228,13 +228,13 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
         phases.end("waiting for images and preset");
         (opened, loaded)
     });
-    let Some((images, (desc, diags))) = loaded else {
+    let Some((images, (prepared, diags))) = loaded else {
         reporter.error("reading the images and the preset failed (its thread panicked)");
         return Exit::Failure;
     };
     let Some(images) = images else { return Exit::Failure };
     reporter.diagnostics(&sources, &diags);
-    let prepared = match desc {
+    let prepared = match prepared {
         None => return Exit::Errors,
         Some(Err(Unprepared::UnknownParameters(d))) => {
             reporter.diagnostics(&sources, &d);
