@@ -339,7 +339,7 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
         let writer = s.spawn(|| {
             let t = Instant::now();
             let written =
-                image_io::encode_png(output.0, &output.1).map(|bytes| write_atomic(&args.out, &bytes, args.force));
+                image_io::encode_png(output.0, &output.1).map(|bytes| write(&args.out, &bytes, args.force, reporter));
             (written, t.elapsed())
         });
         drop(chain);
@@ -353,11 +353,8 @@ pub fn run(args: &RenderArgs, reporter: &Reporter) -> Exit {
             reporter.error("encoding and writing the PNG failed (its thread panicked)");
             Exit::Failure
         }
-        Some(Ok(Ok(()))) => Exit::Clean,
-        Some(Ok(Err(e))) => {
-            reporter.error(&format!("cannot write {}: {e}", args.out.display()));
-            Exit::Failure
-        }
+        Some(Ok(true)) => Exit::Clean,
+        Some(Ok(false)) => Exit::Failure,
         Some(Err(d)) => {
             reporter.diagnostics(&sources, &[d]);
             Exit::Failure

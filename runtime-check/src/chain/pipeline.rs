@@ -219,6 +219,7 @@ pub struct Shader {
 /// A naga module made ready for a device, which this needs none of: its vertex stage in
 /// Vulkan's clip space (see [`super::clip_space`]) and its SPIR-V written once
 /// ([`preflight_spirv`]). `render` prepares its passes while the device opens.
+#[derive(Clone)]
 pub struct PreparedShader {
     label: String,
     module: Module,
@@ -273,7 +274,7 @@ fn preflight_spirv(label: &str, module: &Module) -> Result<u128, Diagnostic> {
 /// A pass made ready for a device without one: its interface, both stages prepared, and
 /// whether its render pass must clear the target.
 pub struct PreparedPass {
-    pub interface: PassInterface,
+    interface: PassInterface,
     vertex: PreparedShader,
     fragment: PreparedShader,
     clears: bool,
@@ -468,13 +469,21 @@ pub struct Blit {
 const MAX_BLIT_GROUPS: usize = 256;
 
 /// The stock pass's two stages, prepared ([`PreparedShader`]).
+#[derive(Clone)]
 pub struct BlitShaders {
     vertex: PreparedShader,
     fragment: PreparedShader,
 }
 
 impl BlitShaders {
+    /// The stock pass's stages: parsed and prepared once per process (every chain of a
+    /// `migrate --compare` has one), cloned after that.
     pub fn new() -> Result<BlitShaders, Diagnostic> {
+        static PREPARED: std::sync::OnceLock<Result<BlitShaders, Diagnostic>> = std::sync::OnceLock::new();
+        PREPARED.get_or_init(BlitShaders::prepare).clone()
+    }
+
+    fn prepare() -> Result<BlitShaders, Diagnostic> {
         let prepare = |label: &str, text: &str, stage| {
             let module = crate::validate::validate_naga(text, stage).map_err(|d| {
                 d.into_iter().next().unwrap_or_else(|| Diagnostic::error(codes::E_CHAIN_SHADER, "blit shader"))

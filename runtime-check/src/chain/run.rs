@@ -69,16 +69,6 @@ impl PreparedChain {
     pub fn pass_count(&self) -> usize {
         self.passes.len()
     }
-
-    /// The chain's description (its parameters are still the caller's to extend).
-    pub fn desc_mut(&mut self) -> &mut ChainDesc {
-        &mut self.desc
-    }
-
-    /// The chain's description.
-    pub fn desc(&self) -> &ChainDesc {
-        &self.desc
-    }
 }
 
 impl ChainDesc {
@@ -707,7 +697,7 @@ fn in_parallel<T: Send, R: Send>(
         .enumerate()
         .map(|(i, m)| {
             m.into_inner().unwrap_or_else(PoisonError::into_inner).unwrap_or_else(|| {
-                Err(Diagnostic::error(codes::E_CHAIN_GPU, format!("pass {i}: its pipeline was not made")))
+                Err(Diagnostic::error(codes::E_CHAIN_GPU, format!("pass {i}: its thread returned nothing")))
             })
         })
         .collect()
